@@ -1,0 +1,75 @@
+"""Where a game stands after its rounds: next round, engine and opener, finished, standings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .engines import engines, opener
+from .rounds import RoundResult, draw_next_opener, team_round_score
+from .setup import GameSetup
+from .standings import Standing, standings, winners
+
+
+@dataclass(frozen=True)
+class GameState:
+    """What the game page shows: the next round, the standings, and whether it is over."""
+
+    rounds_played: int
+    finished: bool
+    next_round: int | None
+    next_engine: int | None
+    next_opener: str | None
+    standings: tuple[Standing, ...]
+    team_standings: tuple[Standing, ...]
+    winners: tuple[str, ...]
+    engines: tuple[int, ...]
+
+
+def round_scores(game: GameSetup, results: Sequence[RoundResult]) -> dict[str, list[int]]:
+    """Each player's round scores, in seating order."""
+    return {player: [result.score(player) for result in results] for player in game.players}
+
+
+def team_scores(game: GameSetup, results: Sequence[RoundResult]) -> dict[str, list[int]]:
+    """Each team's round scores (RULES.md section 6)."""
+    return {
+        game.team_name(team): [team_round_score(result, team) for result in results]
+        for team in game.teams
+    }
+
+
+def game_state(
+    game: GameSetup, results: Sequence[RoundResult], *, ended_early: bool = False
+) -> GameState:
+    """Everything that follows from a game's rounds so far."""
+    schedule = engines(game.rules)
+    played = len(results)
+    player_lines = standings(round_scores(game, results), higher_wins=game.is_draw)
+    team_lines = standings(team_scores(game, results)) if game.teams else []
+    if game.is_draw:
+        reached = [line for line in player_lines if line.total >= game.rules.target]
+        finished = ended_early or bool(reached)
+        next_opener = draw_next_opener(game.players, results[-1] if results else None)
+        next_engine = None
+    else:
+        finished = ended_early or played >= len(schedule)
+        next_engine = None if finished else schedule[played]
+        next_opener = None if finished else opener(game.players, played + 1)
+    if finished and not game.is_draw and game.teams:
+        top = tuple(winners(team_lines))
+    elif finished and played:
+        top = tuple(winners(player_lines))
+    else:
+        top = ()
+    return GameState(
+        rounds_played=played,
+        finished=finished,
+        next_round=None if finished else played + 1,
+        next_engine=next_engine,
+        next_opener=None if finished else next_opener,
+        standings=tuple(player_lines),
+        team_standings=tuple(team_lines),
+        winners=top,
+        engines=tuple(schedule),
+    )
