@@ -1,0 +1,69 @@
+"""Application factory: builds the Flask app from named register_* steps."""
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Create and configure the scorekeeper app."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    os.makedirs(app.instance_path, exist_ok=True)
+    register_config(app, test_config)
+    register_extensions(app)
+    register_blueprints(app)
+    register_errorhandlers(app)
+    register_cli(app)
+    return app
+
+
+def register_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
+    """Load layered config and warn when the development secret key is live."""
+    from scorekeeper.config import load_config, warn_if_insecure
+
+    load_config(app, test_config)
+    warn_if_insecure(app)
+
+
+def register_extensions(app: Flask) -> None:
+    """Bind the unbound extensions to this app."""
+    from flask_babel import get_locale
+
+    from scorekeeper import models  # noqa: F401  (registers tables on db.metadata)
+    from scorekeeper.extensions import babel, csrf, db, migrate, select_locale
+
+    db.init_app(app)
+    # An absolute directory lets `flask db ...` run from any working directory.
+    migrations_dir = os.path.join(os.path.dirname(app.root_path), "migrations")
+    migrate.init_app(app, db, directory=migrations_dir)
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+    app.jinja_env.globals["get_locale"] = get_locale
+
+
+def register_blueprints(app: Flask) -> None:
+    """Attach one blueprint per feature area."""
+    from scorekeeper.main.views import bp as main_bp
+
+    app.register_blueprint(main_bp)
+
+
+def register_errorhandlers(app: Flask) -> None:
+    """Attach the app-wide HTML/JSON error pages."""
+    from scorekeeper.errors.handlers import bp as errors_bp
+
+    app.register_blueprint(errors_bp)
+
+
+def register_cli(app: Flask) -> None:
+    """Add the project's flask commands (the `db` group comes from Flask-Migrate)."""
+    from scorekeeper.cli import init_db_command
+
+    app.cli.add_command(init_db_command)

@@ -1,0 +1,1 @@
+"""Error pages (HTML) and error bodies (JSON) for the whole app."""

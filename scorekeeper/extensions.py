@@ -1,0 +1,25 @@
+"""Flask extensions, created unbound here and bound to the app in create_app."""
+
+from flask import request
+from flask_babel import Babel
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy.orm import DeclarativeBase
+
+from scorekeeper.config import SUPPORTED_LOCALES
+
+
+class Base(DeclarativeBase):
+    """Declarative base for every table; models use it through ``db.Model``."""
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+csrf = CSRFProtect()
+babel = Babel()
+
+
+def select_locale() -> str | None:
+    """Pick the best supported language from the browser's Accept-Language header."""
+    return request.accept_languages.best_match(SUPPORTED_LOCALES)

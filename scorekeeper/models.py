@@ -1,0 +1,171 @@
+"""Database tables: games, their players, rounds, hands, penalties, history and devices.
+
+Tables only: no scoring maths here. A round's stored scores are what the rules core
+computed when the round was saved (kept so standings across games can be summed in SQL).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+
+from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+# Base is defined beside db in extensions.py so this module can import db without a cycle.
+from scorekeeper.extensions import Base, db
+
+__all__ = ["Base", "db", "Game", "Player", "Round", "Hand", "Penalty", "Change", "DeviceGame"]
+
+
+def utcnow() -> datetime:
+    """Now, in UTC, without tzinfo (SQLite and PostgreSQL store it the same way)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def new_token() -> str:
+    """An unguessable token for share and edit links (128 bits, URL-safe)."""
+    return secrets.token_urlsafe(16)
+
+
+class Game(db.Model):
+    """One game at one table, with the options chosen when it was created."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    game_type: Mapped[str] = mapped_column(String(20), default="mexican_train")
+    set_size: Mapped[int] = mapped_column(default=12)
+    blank_scoring: Mapped[str] = mapped_column(String(20), default="face")
+    start_double: Mapped[int | None]
+    rounds: Mapped[int | None]
+    order: Mapped[str] = mapped_column(String(12), default="descending")
+    hand_size: Mapped[int | None]
+    target: Mapped[int] = mapped_column(default=100)
+    open_train_points: Mapped[int] = mapped_column(default=0)
+    strategic_error: Mapped[bool] = mapped_column(default=False)
+    adjustments: Mapped[bool] = mapped_column(default=False)
+    ended_early: Mapped[bool] = mapped_column(default=False)
+    finished_at: Mapped[datetime | None]
+    # Bumped on every change: the ETag of pages, API answers and charts.
+    version: Mapped[int] = mapped_column(default=1)
+    edit_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    created_by: Mapped[str | None] = mapped_column(String(64))
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    round_rows: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+
+    @property
+    def etag(self) -> str:
+        return f"g{self.id}v{self.version}"
+
+
+class Player(db.Model):
+    """A seat at a game's table; `team` pairs partners (same number, same team)."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(40))
+    team: Mapped[int | None]
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class Round(db.Model):
+    """One recorded round (or draw-game hand); `number` is unique within its game."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    engine: Mapped[int | None]
+    out_seat: Mapped[int | None]
+    blocked: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Bumped on each edit, so a stale edit from another phone is caught, never applied.
+    version: Mapped[int] = mapped_column(default=1)
+
+    game: Mapped[Game] = relationship(back_populates="round_rows")
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="round", order_by="Hand.seat", cascade="all, delete-orphan"
+    )
+    penalties: Mapped[list[Penalty]] = relationship(
+        back_populates="round", order_by="Penalty.id", cascade="all, delete-orphan"
+    )
+
+
+class Hand(db.Model):
+    """What one player held at the end of a round, and the round score the core gave it."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("round_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    pips: Mapped[int]
+    # The tiles as entered ("6-4 3-2"), or None when the hand was entered as a number.
+    tiles: Mapped[str | None] = mapped_column(Text)
+    penalty: Mapped[int] = mapped_column(default=0)
+    score: Mapped[int]
+    went_out: Mapped[bool] = mapped_column(default=False)
+
+    round: Mapped[Round] = relationship(back_populates="hands")
+
+
+class Penalty(db.Model):
+    """A house-rule penalty of a round: open train, strategic error or signed adjustment."""
+
+    __tablename__ = "penalties"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(20))
+    points: Mapped[int]
+    reason: Mapped[str] = mapped_column(String(200), default="")
+
+    round: Mapped[Round] = relationship(back_populates="penalties")
+
+
+class Change(db.Model):
+    """The history of a game: every value recorded, changed or removed, when and from where."""
+
+    __tablename__ = "changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    action: Mapped[str] = mapped_column(String(20))
+    round_number: Mapped[int | None]
+    player: Mapped[str | None] = mapped_column(String(40))
+    old_value: Mapped[str | None] = mapped_column(String(400))
+    new_value: Mapped[str | None] = mapped_column(String(400))
+    device: Mapped[str | None] = mapped_column(String(64))
+
+
+class DeviceGame(db.Model):
+    """A game this device (browser) created or opened, and whether it may score it."""
+
+    __tablename__ = "device_games"
+    __table_args__ = (UniqueConstraint("device", "game_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    device: Mapped[str] = mapped_column(String(64), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    can_edit: Mapped[bool] = mapped_column(default=False)
+    opened_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,72 @@
+"""Browser-test fixtures: Debian's Chromium, a phone-sized viewport and a live server."""
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import flask_migrate
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+HERE = Path(__file__).parent
+CHROMIUM = "/usr/bin/chromium"
+PHONE_VIEWPORT = {"width": 390, "height": 844}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test under tests/browser with `browser` (deselect with -m 'not browser')."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    # Playwright's own browser download is blocked here; Debian's Chromium is used instead.
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": PHONE_VIEWPORT}
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Serve the app from a thread on a free loopback port; yield its base URL."""
+    # A file database: the server thread and the test thread each get their own connection.
+    db_file = tmp_path_factory.mktemp("live") / "live.sqlite"
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "browser-tests",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}",
+        }
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        server.server_close()
+        with app.app_context():
+            db.engine.dispose()
