@@ -36,7 +36,7 @@ def register_extensions(app: Flask) -> None:
     """Bind the unbound extensions to this app."""
     from flask_babel import get_locale
 
-    from scorekeeper import models  # noqa: F401  (registers tables on db.metadata)
+    from scorekeeper import devices, models  # noqa: F401  (models registers tables)
     from scorekeeper.extensions import babel, csrf, db, migrate, select_locale
 
     db.init_app(app)
@@ -44,15 +44,18 @@ def register_extensions(app: Flask) -> None:
     migrations_dir = os.path.join(os.path.dirname(app.root_path), "migrations")
     migrate.init_app(app, db, directory=migrations_dir)
     csrf.init_app(app)
+    devices.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals["get_locale"] = get_locale
 
 
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature area."""
+    from scorekeeper.games import bp as games_bp
     from scorekeeper.main.views import bp as main_bp
 
     app.register_blueprint(main_bp)
+    app.register_blueprint(games_bp)
 
 
 def register_errorhandlers(app: Flask) -> None:

@@ -15,7 +15,8 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
-migrate = Migrate()
+# Batch mode lets later migrations ALTER tables on SQLite too.
+migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 babel = Babel()
 

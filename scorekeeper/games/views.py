@@ -1,0 +1,3 @@
+"""Game night pages: setup, the game page, rounds, share link, print view."""
+
+from scorekeeper.games import bp  # noqa: F401

@@ -1,0 +1,486 @@
+"""Game use cases: create a game, record/edit/undo rounds, end it, and read its state.
+
+Every score comes from `scorekeeper.core`; this module stores what the core decided and
+keeps the history. It owns the transactions: each public function commits or rolls back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from scorekeeper import core
+from scorekeeper.extensions import db
+from scorekeeper.models import Change, DeviceGame, Game, Hand, Penalty, Player, Round, utcnow
+
+
+class StaleGame(Exception):
+    """The game changed since the page (or API client) read it: nothing was saved."""
+
+    def __init__(self, game: Game, round_number: int | None = None):
+        self.game = game
+        self.round_number = round_number
+        super().__init__(f"game {game.id} changed (round {round_number})")
+
+
+class GameOver(Exception):
+    """A round was recorded after the game ended."""
+
+
+@dataclass
+class SaveOutcome:
+    """What happened to a round that was sent: saved, or why not (errors, unconfirmed warnings)."""
+
+    check: core.RoundCheck
+    round: Round | None = None
+    needs_confirmation: bool = False
+    changes: list[Change] = field(default_factory=list)
+
+    @property
+    def saved(self) -> bool:
+        return self.round is not None
+
+
+# Reading a game -------------------------------------------------------------------------
+
+
+def load_game(game_id: int) -> Game | None:
+    """A game with its players, rounds, hands and penalties, in a fixed number of queries."""
+    return db.session.execute(
+        select(Game)
+        .where(Game.id == game_id)
+        .options(
+            selectinload(Game.players),
+            selectinload(Game.round_rows).selectinload(Round.hands),
+            selectinload(Game.round_rows).selectinload(Round.penalties),
+        )
+    ).scalar_one_or_none()
+
+
+def game_by_token(token: str, *, edit: bool) -> Game | None:
+    """The game a share link (view) or edit link points to."""
+    column = Game.edit_token if edit else Game.view_token
+    game_id = db.session.execute(select(Game.id).where(column == token)).scalar_one_or_none()
+    return load_game(game_id) if game_id is not None else None
+
+
+def rules_of(game: Game) -> core.GameRules:
+    """The game's stored options as the core's GameRules."""
+    return core.GameRules(
+        game_type=core.GameType(game.game_type),
+        set_size=game.set_size,
+        blank_scoring=core.BlankScoring(game.blank_scoring),
+        start_double=game.start_double,
+        rounds=game.rounds,
+        order=core.Order(game.order),
+        hand_size=game.hand_size,
+        target=game.target,
+        house_rules=core.HouseRules(
+            open_train_points=game.open_train_points,
+            strategic_error=game.strategic_error,
+            adjustments=game.adjustments,
+        ),
+    )
+
+
+def setup_of(game: Game) -> core.GameSetup:
+    """The game as the core sees it: players in seating order, rules, teams."""
+    names = tuple(player.name for player in game.players)
+    teams: dict[int, list[str]] = {}
+    for player in game.players:
+        if player.team is not None:
+            teams.setdefault(player.team, []).append(player.name)
+    pairs = tuple((pair[0], pair[1]) for _, pair in sorted(teams.items()) if len(pair) == 2)
+    return core.GameSetup(names, rules_of(game), pairs)
+
+
+def result_of(game: Game, row: Round) -> core.RoundResult:
+    """A stored round as the core's RoundResult (the scores the core gave it when saved)."""
+    names = {player.seat: player.name for player in game.players}
+    hands = tuple(
+        core.HandResult(
+            player=names[hand.seat],
+            pips=hand.pips,
+            penalty=hand.penalty,
+            score=hand.score,
+            went_out=hand.went_out,
+            tiles=tuple(core.parse_tile(t) for t in hand.tiles.split()) if hand.tiles else None,
+        )
+        for hand in row.hands
+    )
+    penalties = tuple(
+        core.Penalty(names[p.seat], core.PenaltyKind(p.kind), p.points, p.reason)
+        for p in row.penalties
+    )
+    out = names.get(row.out_seat) if row.out_seat is not None else None
+    return core.RoundResult(row.engine, hands, out, row.blocked, penalties)
+
+
+def results_of(game: Game) -> list[core.RoundResult]:
+    """Every recorded round of the game, in order."""
+    return [result_of(game, row) for row in game.round_rows]
+
+
+def state_of(game: Game) -> core.GameState:
+    """Where the game stands: next round, engine, opener, standings, finished."""
+    return core.game_state(setup_of(game), results_of(game), ended_early=game.ended_early)
+
+
+def entry_of(game: Game, row: Round) -> core.RoundEntry:
+    """A stored round as an entry, to prefill the edit form."""
+    names = {player.seat: player.name for player in game.players}
+    hands = {
+        names[hand.seat]: core.HandEntry(
+            pips=hand.pips, tiles=hand.tiles.split() if hand.tiles is not None else None
+        )
+        for hand in row.hands
+    }
+    penalties = [
+        core.PenaltyEntry(names[p.seat], p.kind, p.points, p.reason) for p in row.penalties
+    ]
+    out = names.get(row.out_seat) if row.out_seat is not None else None
+    return core.RoundEntry(hands, out, row.blocked, penalties)
+
+
+def history_of(game: Game, limit: int = 200) -> list[Change]:
+    """The game's history, newest first."""
+    return list(
+        db.session.execute(
+            select(Change).where(Change.game_id == game.id).order_by(Change.id.desc()).limit(limit)
+        ).scalars()
+    )
+
+
+# Creating a game and remembering it on a device -----------------------------------------------
+
+
+def create_game(
+    players: Sequence[object],
+    rules: core.GameRules,
+    teams: Sequence[Sequence[str]] = (),
+    *,
+    device: str | None = None,
+) -> Game:
+    """Create a game from a table's choices; raises core.RuleError if they break the rules."""
+    setup = core.new_game(players, rules, teams)
+    resolved = setup.rules
+    game = Game(
+        game_type=resolved.game_type.value,
+        set_size=resolved.set_size,
+        blank_scoring=resolved.blank_scoring.value,
+        start_double=resolved.start_double,
+        rounds=resolved.rounds,
+        order=resolved.order.value,
+        hand_size=resolved.hand_size,
+        target=resolved.target,
+        open_train_points=resolved.house_rules.open_train_points,
+        strategic_error=resolved.house_rules.strategic_error,
+        adjustments=resolved.house_rules.adjustments,
+        created_by=device,
+    )
+    team_of = {name: index for index, team in enumerate(setup.teams, 1) for name in team}
+    game.players = [
+        Player(seat=seat, name=name, team=team_of.get(name))
+        for seat, name in enumerate(setup.players)
+    ]
+    db.session.add(game)
+    db.session.flush()
+    db.session.add(
+        Change(game_id=game.id, action="created", new_value=", ".join(setup.players), device=device)
+    )
+    if device:
+        db.session.add(DeviceGame(device=device, game_id=game.id, can_edit=True))
+    db.session.commit()
+    return game
+
+
+def remember(device: str, game: Game, *, can_edit: bool) -> None:
+    """Put the game on this device's list; edit rights, once given, stay."""
+    row = db.session.execute(
+        select(DeviceGame).where(DeviceGame.device == device, DeviceGame.game_id == game.id)
+    ).scalar_one_or_none()
+    if row is None:
+        db.session.add(DeviceGame(device=device, game_id=game.id, can_edit=can_edit))
+    else:
+        row.can_edit = row.can_edit or can_edit
+        row.opened_at = utcnow()
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same device opened it twice at once: one row is enough
+        db.session.rollback()
+
+
+def device_access(device: str | None, game: Game) -> str | None:
+    """'edit', 'view' or None: what this device may do with the game."""
+    if not device:
+        return None
+    can_edit = db.session.execute(
+        select(DeviceGame.can_edit).where(
+            DeviceGame.device == device, DeviceGame.game_id == game.id
+        )
+    ).scalar_one_or_none()
+    if can_edit is None:
+        return None
+    return "edit" if can_edit else "view"
+
+
+def games_of_device(device: str | None, limit: int = 50) -> list[tuple[Game, bool]]:
+    """The games this device created or opened, newest first, with its edit right."""
+    if not device:
+        return []
+    rows = db.session.execute(
+        select(Game, DeviceGame.can_edit)
+        .join(DeviceGame, DeviceGame.game_id == Game.id)
+        .where(DeviceGame.device == device)
+        .options(selectinload(Game.players))
+        .order_by(Game.updated_at.desc(), Game.id.desc())
+        .limit(limit)
+    ).all()
+    return [(game, bool(can_edit)) for game, can_edit in rows]
+
+
+# Recording rounds ------------------------------------------------------------------------------
+
+
+def describe_hand(result: core.HandResult) -> str:
+    """One hand as the history shows it: 'out', '15' or '15 (6-4 3-2)', with penalties."""
+    text = "out" if result.went_out else str(result.pips)
+    if result.tiles:
+        text += " (" + " ".join(str(t) for t in result.tiles) + ")"
+    if result.penalty:
+        text += f" {result.penalty:+d}"
+    return text
+
+
+def _bump_version(game: Game, expected: int | None) -> None:
+    """Move the game to its next version, or raise StaleGame if another save got there first."""
+    condition = [Game.id == game.id]
+    if expected is not None:
+        condition.append(Game.version == expected)
+    done = db.session.execute(
+        update(Game)
+        .where(*condition)
+        .values(version=Game.version + 1, updated_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    if done.rowcount != 1:
+        db.session.rollback()
+        raise StaleGame(game)
+
+
+def _store(game: Game, row: Round, result: core.RoundResult) -> None:
+    """Write a scored round onto its row, updating hands in place (seat is unique per round)."""
+    seat_of = {player.name: player.seat for player in game.players}
+    row.engine = result.engine
+    row.out_seat = seat_of[result.out] if result.out else None
+    row.blocked = result.blocked
+    existing = {hand.seat: hand for hand in row.hands}
+    for result_hand in result.hands:
+        hand = existing.get(seat_of[result_hand.player])
+        if hand is None:
+            hand = Hand(seat=seat_of[result_hand.player])
+            row.hands.append(hand)
+        hand.pips = result_hand.pips
+        hand.tiles = (
+            " ".join(str(t) for t in result_hand.tiles) if result_hand.tiles is not None else None
+        )
+        hand.penalty = result_hand.penalty
+        hand.score = result_hand.score
+        hand.went_out = result_hand.went_out
+    row.penalties.clear()
+    row.penalties.extend(
+        Penalty(seat=seat_of[p.player], kind=p.kind.value, points=p.points, reason=p.reason[:200])
+        for p in result.penalties
+    )
+
+
+def _finish_if_over(game: Game) -> None:
+    state = state_of(game)
+    if state.finished and game.finished_at is None:
+        game.finished_at = utcnow()
+    elif not state.finished:
+        game.finished_at = None
+
+
+def record_round(
+    game: Game,
+    entry: core.RoundEntry,
+    *,
+    number: int | None = None,
+    confirm: bool = False,
+    device: str | None = None,
+    expected_version: int | None = None,
+) -> SaveOutcome:
+    """Record the next round. `number` is the round the scorer was looking at: if another
+    phone recorded it first, StaleGame is raised and nothing is saved."""
+    state = state_of(game)
+    if state.finished:
+        raise GameOver()
+    next_number = state.rounds_played + 1
+    if number is not None and number != next_number:
+        raise StaleGame(game, number)
+    check = core.check_round(setup_of(game), next_number, entry)
+    if not check.ok or (check.warnings and not confirm):
+        return SaveOutcome(check, needs_confirmation=check.ok)
+    assert check.result is not None
+    _bump_version(game, expected_version)
+    row = Round(game_id=game.id, number=next_number)
+    _store(game, row, check.result)
+    db.session.add(row)
+    changes = [
+        Change(
+            game_id=game.id,
+            action="recorded",
+            round_number=next_number,
+            player=hand.player,
+            new_value=describe_hand(hand),
+            device=device,
+        )
+        for hand in check.result.hands
+    ]
+    if check.result.blocked:
+        changes.append(
+            Change(
+                game_id=game.id,
+                action="recorded",
+                round_number=next_number,
+                new_value="blocked",
+                device=device,
+            )
+        )
+    db.session.add_all(changes)
+    try:
+        db.session.flush()
+    except IntegrityError:  # the same round number was saved by another phone a moment ago
+        db.session.rollback()
+        raise StaleGame(game, next_number) from None
+    db.session.refresh(game)
+    _finish_if_over(game)
+    db.session.commit()
+    return SaveOutcome(check, row, changes=changes)
+
+
+def edit_round(
+    game: Game,
+    number: int,
+    entry: core.RoundEntry,
+    *,
+    round_version: int | None = None,
+    confirm: bool = False,
+    device: str | None = None,
+    expected_version: int | None = None,
+) -> SaveOutcome:
+    """Correct a recorded round. A stale round_version (someone else edited it since this
+    phone loaded it) raises StaleGame; nothing is overwritten silently."""
+    row = next((r for r in game.round_rows if r.number == number), None)
+    if row is None:
+        raise LookupError(number)
+    if round_version is not None and row.version != round_version:
+        raise StaleGame(game, number)
+    check = core.check_round(setup_of(game), number, entry)
+    if not check.ok or (check.warnings and not confirm):
+        return SaveOutcome(check, needs_confirmation=check.ok)
+    assert check.result is not None
+    before = result_of(game, row)
+    done = db.session.execute(
+        update(Round)
+        .where(Round.id == row.id, Round.version == row.version)
+        .values(version=Round.version + 1, updated_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    if done.rowcount != 1:
+        db.session.rollback()
+        raise StaleGame(game, number)
+    _bump_version(game, expected_version)
+    db.session.refresh(row)
+    _store(game, row, check.result)
+    changes: list[Change] = []
+    for old, new in zip(before.hands, check.result.hands, strict=True):
+        old_text, new_text = describe_hand(old), describe_hand(new)
+        if old_text != new_text:
+            changes.append(
+                Change(
+                    game_id=game.id,
+                    action="edited",
+                    round_number=number,
+                    player=new.player,
+                    old_value=old_text,
+                    new_value=new_text,
+                    device=device,
+                )
+            )
+    if before.blocked != check.result.blocked:
+        changes.append(
+            Change(
+                game_id=game.id,
+                action="edited",
+                round_number=number,
+                old_value="blocked" if before.blocked else "not blocked",
+                new_value="blocked" if check.result.blocked else "not blocked",
+                device=device,
+            )
+        )
+    db.session.add_all(changes)
+    db.session.flush()
+    db.session.refresh(game)
+    _finish_if_over(game)
+    db.session.commit()
+    return SaveOutcome(check, row, changes=changes)
+
+
+def undo_last_round(
+    game: Game,
+    *,
+    device: str | None = None,
+    expected_version: int | None = None,
+    number: int | None = None,
+) -> int:
+    """Remove the last recorded round (kept in the history); returns its number.
+
+    `number` is the round the scorer meant to undo: if it is no longer the last, StaleGame."""
+    if not game.round_rows:
+        raise LookupError("no round to undo")
+    row = game.round_rows[-1]
+    undone = row.number
+    if number is not None and undone != number:
+        raise StaleGame(game, number)
+    result = result_of(game, row)
+    _bump_version(game, expected_version)
+    db.session.add_all(
+        Change(
+            game_id=game.id,
+            action="undone",
+            round_number=row.number,
+            player=hand.player,
+            old_value=describe_hand(hand),
+            device=device,
+        )
+        for hand in result.hands
+    )
+    db.session.delete(row)
+    db.session.flush()
+    db.session.refresh(game)
+    _finish_if_over(game)
+    db.session.commit()
+    return undone
+
+
+def end_game(game: Game, *, device: str | None = None) -> None:
+    """End the game now, as the table agreed; the standings are final from here."""
+    if game.ended_early or game.finished_at is not None:
+        return
+    _bump_version(game, None)
+    db.session.refresh(game)
+    game.ended_early = True
+    game.finished_at = utcnow()
+    db.session.add(Change(game_id=game.id, action="ended", device=device))
+    db.session.commit()
+
+
+def count_games() -> int:
+    """How many games the database holds (the benchmark reports it)."""
+    return db.session.execute(select(func.count(Game.id))).scalar_one()
