@@ -56,12 +56,12 @@ def game_state(
         finished = ended_early or played >= len(schedule)
         next_engine = None if finished else schedule[played]
         next_opener = None if finished else opener(game.players, played + 1)
-    if finished and not game.is_draw and game.teams:
+    if not (finished and played):
+        top: tuple[str, ...] = ()  # nobody wins a game that ended before its first round
+    elif team_lines and not game.is_draw:
         top = tuple(winners(team_lines))
-    elif finished and played:
-        top = tuple(winners(player_lines))
     else:
-        top = ()
+        top = tuple(winners(player_lines))
     return GameState(
         rounds_played=played,
         finished=finished,

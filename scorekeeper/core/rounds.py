@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from .engines import engine_of
@@ -141,57 +141,88 @@ class _Checker:
         self.warnings: list[Problem] = []
         self.most = most_in_hands(self.rules.set_size, self.rules.blank_scoring, self.engine_tile)
 
-    def error(self, code: str, template: str, who: str | None = None, field: str | None = None,
-              **params: object) -> None:
+    def error(
+        self,
+        code: str,
+        template: str,
+        who: str | None = None,
+        field: str | None = None,
+        **params: object,
+    ) -> None:
         self.errors.append(Problem(code, template, params, player=who, field=field))
 
     def without_engine(self) -> str:
         if self.engine is None:
             return N_("every tile in a double-%(set)s set (%(most)s)")
-        return N_("every tile left in a double-%(set)s set without the %(engine)s-%(engine)s "
-                  "(%(most)s)")
+        return N_(
+            "every tile left in a double-%(set)s set without the %(engine)s-%(engine)s (%(most)s)"
+        )
 
     def out_player(self) -> str | None:
         out = self.entry.out
         names = [out] if isinstance(out, str) else list(out or [])
         names = [name for name in names if name]
         if len(names) > 1:
-            self.error("out_many", N_("Only one player can go out: %(names)s are all marked out."),
-                       field="out", names=", ".join(str(n) for n in names))
+            self.error(
+                "out_many",
+                N_("Only one player can go out: %(names)s are all marked out."),
+                field="out",
+                names=", ".join(str(n) for n in names),
+            )
             return None
         if names and names[0] not in self.game.players:
-            self.error("out_unknown", N_("%(name)s is not playing in this game."), field="out",
-                       name=str(names[0]))
+            self.error(
+                "out_unknown",
+                N_("%(name)s is not playing in this game."),
+                field="out",
+                name=str(names[0]),
+            )
             return None
         return names[0] if names else None
 
-    def hand_pips(self, player: str, hand: HandEntry | None, out: bool,
-                  holders: dict[Tile, str]) -> tuple[int | None, tuple[Tile, ...] | None]:
+    def hand_pips(
+        self, player: str, hand: HandEntry | None, out: bool, holders: dict[Tile, str]
+    ) -> tuple[int | None, tuple[Tile, ...] | None]:
         if hand is not None and hand.tiles is not None:
             return self.tile_pips(player, hand.tiles, holders)
         raw = hand.pips if hand is not None else None
         if raw is None or (isinstance(raw, str) and not raw.strip()):
             if out:
                 return 0, None
-            self.error("pips_missing",
-                       N_("%(player)s: enter the pips left in hand (0 if none), or the tiles."),
-                       player, "pips", player=player)
+            self.error(
+                "pips_missing",
+                N_("%(player)s: enter the pips left in hand (0 if none), or the tiles."),
+                player,
+                "pips",
+                player=player,
+            )
             return None, None
         pips = parse_points(raw)
         if pips is None:
-            self.error("pips_not_whole",
-                       N_("%(player)s: %(value)s is not a whole number of pips."),
-                       player, "pips", player=player, value=str(raw)[:20])
+            self.error(
+                "pips_not_whole",
+                N_("%(player)s: %(value)s is not a whole number of pips."),
+                player,
+                "pips",
+                player=player,
+                value=str(raw)[:20],
+            )
             return None, None
         if pips < 0:
-            self.error("pips_negative",
-                       N_("%(player)s: a hand cannot be worth less than 0 (you entered %(value)s)."),
-                       player, "pips", player=player, value=pips)
+            self.error(
+                "pips_negative",
+                N_("%(player)s: a hand cannot be worth less than 0 (you entered %(value)s)."),
+                player,
+                "pips",
+                player=player,
+                value=pips,
+            )
             return None, None
         return pips, None
 
-    def tile_pips(self, player: str, texts: Sequence[str],
-                  holders: dict[Tile, str]) -> tuple[int | None, tuple[Tile, ...] | None]:
+    def tile_pips(
+        self, player: str, texts: Sequence[str], holders: dict[Tile, str]
+    ) -> tuple[int | None, tuple[Tile, ...] | None]:
         tiles: list[Tile] = []
         ok = True
         in_set = set(tiles_in_set(self.rules.set_size))
@@ -199,31 +230,63 @@ class _Checker:
             try:
                 tile = parse_tile(text)
             except RuleError as error:
-                self.errors.extend(Problem(p.code, N_("%(player)s: ") + p.template,
-                                           {**p.params, "player": player}, player, "tiles")
-                                   for p in error.problems)
+                self.errors.extend(
+                    Problem(
+                        p.code,
+                        N_("%(player)s: ") + p.template,
+                        {**p.params, "player": player},
+                        player,
+                        "tiles",
+                    )
+                    for p in error.problems
+                )
                 ok = False
                 continue
             if tile not in in_set:
-                self.error("tile_not_in_set",
-                           N_("%(player)s: %(tile)s is not in a double-%(set)s set."),
-                           player, "tiles", player=player, tile=str(tile), set=self.rules.set_size)
+                self.error(
+                    "tile_not_in_set",
+                    N_("%(player)s: %(tile)s is not in a double-%(set)s set."),
+                    player,
+                    "tiles",
+                    player=player,
+                    tile=str(tile),
+                    set=self.rules.set_size,
+                )
                 ok = False
             elif tile == self.engine_tile:
-                self.error("tile_engine",
-                           N_("%(player)s: %(tile)s is this round's engine: it is on the table, "
-                              "not in a hand."), player, "tiles", player=player, tile=str(tile))
+                self.error(
+                    "tile_engine",
+                    N_(
+                        "%(player)s: %(tile)s is this round's engine: it is on the table, "
+                        "not in a hand."
+                    ),
+                    player,
+                    "tiles",
+                    player=player,
+                    tile=str(tile),
+                )
                 ok = False
             elif tile in holders:
                 other = holders[tile]
                 if other == player:
-                    self.error("tile_twice_hand",
-                               N_("%(player)s: %(tile)s is entered twice (there is only one)."),
-                               player, "tiles", player=player, tile=str(tile))
+                    self.error(
+                        "tile_twice_hand",
+                        N_("%(player)s: %(tile)s is entered twice (there is only one)."),
+                        player,
+                        "tiles",
+                        player=player,
+                        tile=str(tile),
+                    )
                 else:
-                    self.error("tile_two_hands",
-                               N_("%(tile)s cannot be in two hands: %(first)s and %(player)s."),
-                               player, "tiles", player=player, tile=str(tile), first=other)
+                    self.error(
+                        "tile_two_hands",
+                        N_("%(tile)s cannot be in two hands: %(first)s and %(player)s."),
+                        player,
+                        "tiles",
+                        player=player,
+                        tile=str(tile),
+                        first=other,
+                    )
                 ok = False
             else:
                 holders[tile] = player
@@ -235,24 +298,49 @@ class _Checker:
     def check_bounds(self, pips: Mapping[str, int]) -> None:
         rules = self.rules
         params = {"set": rules.set_size, "engine": self.engine, "most": self.most}
-        hand_best = best_tiles_value(rules.set_size, rules.hand_size or 0, rules.blank_scoring,
-                                     self.engine_tile)
+        hand_best = best_tiles_value(
+            rules.set_size, rules.hand_size or 0, rules.blank_scoring, self.engine_tile
+        )
         for player, value in pips.items():
             if value > self.most:
-                self.error("hand_too_big", N_("%(player)s: %(pips)s is more than ")
-                           + self.without_engine() + ".", player, "pips",
-                           player=player, pips=value, **params)
+                self.error(
+                    "hand_too_big",
+                    N_("%(player)s: %(pips)s is more than ") + self.without_engine() + ".",
+                    player,
+                    "pips",
+                    player=player,
+                    pips=value,
+                    **params,
+                )
             elif value > hand_best:
-                self.warnings.append(Problem(
-                    "hand_unlikely",
-                    N_("%(player)s: %(pips)s is more than the %(count)s best tiles are worth "
-                       "(%(best)s). Check for a typo, unless %(player)s drew a lot."),
-                    {"player": player, "pips": value, "count": rules.hand_size, "best": hand_best},
-                    player=player, field="pips", severity="warning"))
+                self.warnings.append(
+                    Problem(
+                        "hand_unlikely",
+                        N_(
+                            "%(player)s: %(pips)s is more than the %(count)s best tiles are worth "
+                            "(%(best)s). Check for a typo, unless %(player)s drew a lot."
+                        ),
+                        {
+                            "player": player,
+                            "pips": value,
+                            "count": rules.hand_size,
+                            "best": hand_best,
+                        },
+                        player=player,
+                        field="pips",
+                        severity="warning",
+                    )
+                )
         total = sum(pips.values())
         if total > self.most and all(value <= self.most for value in pips.values()):
-            self.error("hands_too_big", N_("All hands together hold %(total)s, more than ")
-                       + self.without_engine() + ".", None, "pips", total=total, **params)
+            self.error(
+                "hands_too_big",
+                N_("All hands together hold %(total)s, more than ") + self.without_engine() + ".",
+                None,
+                "pips",
+                total=total,
+                **params,
+            )
 
     def penalties(self, pips: Mapping[str, int]) -> list[Penalty]:
         house = self.rules.house_rules
@@ -269,41 +357,79 @@ class _Checker:
             try:
                 kind = PenaltyKind(entry.kind)
             except ValueError:
-                self.error("penalty_kind", N_("%(kind)s is not a kind of penalty."), player,
-                           "penalty", kind=str(entry.kind)[:40])
+                self.error(
+                    "penalty_kind",
+                    N_("%(kind)s is not a kind of penalty."),
+                    player,
+                    "penalty",
+                    kind=str(entry.kind)[:40],
+                )
                 continue
             if player not in self.game.players:
-                self.error("penalty_player", N_("%(name)s is not playing in this game."), None,
-                           "penalty", name=str(player)[:40])
+                self.error(
+                    "penalty_player",
+                    N_("%(name)s is not playing in this game."),
+                    None,
+                    "penalty",
+                    name=str(player)[:40],
+                )
                 continue
             if not enabled[kind]:
-                self.error("penalty_off", N_("%(player)s: this game does not use the %(kind)s "
-                                             "house rule."), player, "penalty",
-                           player=player, kind=kind.value.replace("_", "-"))
+                self.error(
+                    "penalty_off",
+                    N_("%(player)s: this game does not use the %(kind)s house rule."),
+                    player,
+                    "penalty",
+                    player=player,
+                    kind=kind.value.replace("_", "-"),
+                )
                 continue
             if kind is not PenaltyKind.ADJUSTMENT:
                 if (player, kind) in once:
-                    self.error("penalty_twice", N_("%(player)s: the %(kind)s penalty is counted "
-                                                   "once a round."), player, "penalty",
-                               player=player, kind=kind.value.replace("_", "-"))
+                    self.error(
+                        "penalty_twice",
+                        N_("%(player)s: the %(kind)s penalty is counted once a round."),
+                        player,
+                        "penalty",
+                        player=player,
+                        kind=kind.value.replace("_", "-"),
+                    )
                     continue
                 once.add((player, kind))
                 points = house.open_train_points if kind is PenaltyKind.OPEN_TRAIN else highest
-                scored.append(Penalty(player, kind, points, entry.reason.strip()))
+                scored.append(Penalty(player, kind, points, (entry.reason or "").strip()))
                 continue
             points = parse_points(entry.points)
             reason = (entry.reason or "").strip()
             if points is None:
-                self.error("adjustment_not_whole", N_("%(player)s: an adjustment is a whole "
-                                                      "number, like -10 or 5."), player,
-                           "penalty", player=player)
+                self.error(
+                    "adjustment_not_whole",
+                    N_("%(player)s: an adjustment is a whole number, like -10 or 5."),
+                    player,
+                    "penalty",
+                    player=player,
+                )
             elif not reason:
-                self.error("adjustment_reason", N_("%(player)s: say why the score is adjusted."),
-                           player, "penalty", player=player)
+                self.error(
+                    "adjustment_reason",
+                    N_("%(player)s: say why the score is adjusted."),
+                    player,
+                    "penalty",
+                    player=player,
+                )
             elif abs(points) > self.most:
-                self.error("adjustment_big", N_("%(player)s: an adjustment of %(points)s is more "
-                                                "than a round can be worth (%(most)s)."), player,
-                           "penalty", player=player, points=points, most=self.most)
+                self.error(
+                    "adjustment_big",
+                    N_(
+                        "%(player)s: an adjustment of %(points)s is more "
+                        "than a round can be worth (%(most)s)."
+                    ),
+                    player,
+                    "penalty",
+                    player=player,
+                    points=points,
+                    most=self.most,
+                )
             else:
                 scored.append(Penalty(player, kind, points, reason))
         return scored
@@ -318,17 +444,31 @@ def check_round(game: GameSetup, round_number: int, entry: RoundEntry) -> RoundC
     checker = _Checker(game, round_number, entry)
     for name in entry.hands:
         if name not in game.players:
-            checker.error("hand_unknown", N_("%(name)s is not playing in this game."), None,
-                          "players", name=str(name)[:40])
+            checker.error(
+                "hand_unknown",
+                N_("%(name)s is not playing in this game."),
+                None,
+                "players",
+                name=str(name)[:40],
+            )
     before = len(checker.errors)
     out = checker.out_player()
     out_readable = len(checker.errors) == before
     if out is not None and entry.blocked:
-        checker.error("out_and_blocked", N_("%(player)s went out, so the round was not blocked: "
-                                            "clear one of the two."), out, "blocked", player=out)
+        checker.error(
+            "out_and_blocked",
+            N_("%(player)s went out, so the round was not blocked: clear one of the two."),
+            out,
+            "blocked",
+            player=out,
+        )
     elif out is None and not entry.blocked and out_readable:
-        checker.error("nobody_out", N_("Nobody went out: mark who went out, or mark the round "
-                                       "blocked."), None, "out")
+        checker.error(
+            "nobody_out",
+            N_("Nobody went out: mark who went out, or mark the round blocked."),
+            None,
+            "out",
+        )
     holders: dict[Tile, str] = {}
     pips: dict[str, int] = {}
     tiles: dict[str, tuple[Tile, ...] | None] = {}
@@ -337,13 +477,23 @@ def check_round(game: GameSetup, round_number: int, entry: RoundEntry) -> RoundC
         if value is None:
             continue
         if player == out and held:
-            checker.error("out_with_tiles", N_("%(player)s went out, so their hand holds no "
-                                               "tiles."), player, "tiles", player=player)
+            checker.error(
+                "out_with_tiles",
+                N_("%(player)s went out, so their hand holds no tiles."),
+                player,
+                "tiles",
+                player=player,
+            )
             continue
         if player == out and value != 0:
-            checker.error("out_with_pips", N_("%(player)s went out, so their hand is empty "
-                                              "(you entered %(pips)s)."), player, "pips",
-                          player=player, pips=value)
+            checker.error(
+                "out_with_pips",
+                N_("%(player)s went out, so their hand is empty (you entered %(pips)s)."),
+                player,
+                "pips",
+                player=player,
+                pips=value,
+            )
             continue
         pips[player] = value
         tiles[player] = held
@@ -358,11 +508,19 @@ def check_round(game: GameSetup, round_number: int, entry: RoundEntry) -> RoundC
         penalty_points = {player: 0 for player in game.players}
         for penalty in penalties:
             penalty_points[penalty.player] += penalty.points
-        scores = {player: (0 if player == out else pips[player]) + penalty_points[player]
-                  for player in game.players}
+        scores = {
+            player: (0 if player == out else pips[player]) + penalty_points[player]
+            for player in game.players
+        }
     hands = tuple(
-        HandResult(player, pips[player], penalty_points[player], scores[player], player == out,
-                   tiles[player])
+        HandResult(
+            player,
+            pips[player],
+            penalty_points[player],
+            scores[player],
+            player == out,
+            tiles[player],
+        )
         for player in game.players
     )
     result = RoundResult(checker.engine, hands, out, bool(entry.blocked), tuple(penalties))
@@ -388,7 +546,7 @@ def draw_hand_scores(counts: Mapping[str, int], out: str | None) -> dict[str, in
 
 
 def draw_next_opener(players: Sequence[str], last: RoundResult | None) -> str:
-    """Draw game: the loser of the last hand (highest count) opens the next; first seat breaks ties."""
+    """Draw game: the loser of the last hand (highest count) opens next; first seat breaks ties."""
     if last is None:
         return players[0]
     highest = max(hand.pips for hand in last.hands)

@@ -247,7 +247,8 @@ def _resolve_rules(rules: GameRules, players: int) -> tuple[list[Problem], GameR
                     field="target",
                 )
             )
-        hand_size = rules.hand_size or draw_hand_size(players)
+        # The default always fits a valid table; only a chosen hand size needs checking.
+        hand_size = draw_hand_size(players) if rules.hand_size is None else rules.hand_size
         resolved = replace(
             rules,
             set_size=DRAW_SET,
@@ -257,7 +258,9 @@ def _resolve_rules(rules: GameRules, players: int) -> tuple[list[Problem], GameR
             hand_size=hand_size,
             house_rules=HouseRules(),
         )
-        if hand_size < 1 or hand_size * players > tile_count(DRAW_SET):
+        if rules.hand_size is not None and (
+            hand_size < 1 or hand_size * players > tile_count(DRAW_SET)
+        ):
             problems.append(_hand_size_problem(hand_size, players, tile_count(DRAW_SET)))
         return problems, resolved
 
@@ -292,12 +295,14 @@ def _resolve_rules(rules: GameRules, players: int) -> tuple[list[Problem], GameR
             )
         )
         rounds = available
-    hand_size = rules.hand_size or recommend(players).hand_size
     if rules.hand_size is None:
         # The recommended count may not fit a smaller set: deal what the boneyard allows.
-        hand_size = min(hand_size, (tile_count(top) - 1) // max(players, 1))
-    if hand_size < 1 or hand_size * players > tile_count(top) - 1:
-        problems.append(_hand_size_problem(hand_size, players, tile_count(top) - 1))
+        # With a valid number of players this always fits, so only a chosen size is checked.
+        hand_size = min(recommend(players).hand_size, (tile_count(top) - 1) // max(players, 1))
+    else:
+        hand_size = rules.hand_size
+        if hand_size < 1 or hand_size * players > tile_count(top) - 1:
+            problems.append(_hand_size_problem(hand_size, players, tile_count(top) - 1))
     points = rules.house_rules.open_train_points
     if not 0 <= points <= 1000:
         problems.append(

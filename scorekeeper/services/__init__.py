@@ -1,1 +1,1 @@
-"""Use cases: the only code that joins the database and the rules core, and the only code that commits."""
+"""Use cases: the only code that joins the database and the rules core, and that commits."""
