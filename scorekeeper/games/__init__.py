@@ -5,3 +5,63 @@ from flask import Blueprint
 bp = Blueprint("games", __name__)
 
 from scorekeeper.games import views  # noqa: E402, F401  (routes register on bp)
+
+
+@bp.app_template_global()
+def domino(high: int, low: int, label: str, size: int = 120):
+    """Draw a domino in a template: {{ domino(12, 12, _('Engine 12-12')) }}."""
+    from scorekeeper.games.domino import domino_svg
+
+    return domino_svg(high, low, label, size)
+
+
+@bp.app_template_global()
+def game_title(game) -> str:
+    """'Mexican Train · double-12' or 'Draw dominoes · to 100 points'."""
+    from flask_babel import gettext as _
+
+    if game.game_type == "draw":
+        return _("Draw dominoes · to %(target)s points", target=game.target)
+    return _("Mexican Train · double-%(set)s", set=game.set_size)
+
+
+@bp.app_template_global()
+def change_text(change) -> str:
+    """One line of a game's history, in words."""
+    from flask_babel import gettext as _
+
+    values = {
+        "round": change.round_number,
+        "player": change.player or "",
+        "old": change.old_value or "",
+        "new": change.new_value or "",
+    }
+    if change.action == "created":
+        return _("Game created: %(new)s", **values)
+    if change.action == "ended":
+        return _("Game ended by the table")
+    if change.action == "undone":
+        return _("Round %(round)s undone: %(player)s had %(old)s", **values)
+    if change.action == "edited":
+        if change.player:
+            return _("Round %(round)s, %(player)s: %(old)s → %(new)s", **values)
+        return _("Round %(round)s: %(old)s → %(new)s", **values)
+    if change.player:
+        return _("Round %(round)s, %(player)s: %(new)s", **values)
+    return _("Round %(round)s: %(new)s", **values)
+
+
+@bp.app_template_global()
+def device_label(device):
+    """A short label for the device a change came from."""
+    from scorekeeper.devices import device_label as label
+
+    return label(device)
+
+
+@bp.app_template_global()
+def format_datetime(value, style: str = "short") -> str:
+    """A date and time in the reader's language (Flask-Babel)."""
+    from flask_babel import format_datetime as babel_format
+
+    return babel_format(value, style)

@@ -1,3 +1,371 @@
-"""Game night pages: setup, the game page, rounds, share link, print view."""
+"""Game night pages: setup, the game page and its round sheet, share and edit links, print view.
 
-from scorekeeper.games import bp  # noqa: F401
+Views are thin: read the form, call one service, flash, redirect. Scores come from the core
+through the services; nothing here adds up a round.
+"""
+
+from __future__ import annotations
+
+from flask import (
+    Response,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper import core
+from scorekeeper.devices import current_device
+from scorekeeper.games import bp
+from scorekeeper.games.access import game_for_device, game_for_share
+from scorekeeper.games.forms import SetupForm, entry_from_form, fill_form, round_form_class
+from scorekeeper.games.presenters import apply_problems, sheet_of, tile_choices, tile_values
+from scorekeeper.i18n import problem_text
+from scorekeeper.models import Game
+from scorekeeper.services import games as game_service
+
+SETUP_FIELDS = {
+    "set": "set_size",
+    "start_double": "start_double",
+    "rounds": "rounds",
+    "hand_size": "hand_size",
+    "target": "target",
+    "teams": "partners",
+    "open_train_points": "open_train_points",
+}
+
+
+# Setting up ------------------------------------------------------------------------------------
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new() -> ResponseReturnValue:
+    """Set up a game: four names and Start is enough."""
+    form = SetupForm()
+    if form.add_player.data and len(form.players) < form.players.max_entries:
+        form.players.append_entry()
+        return _render_setup(form)
+    if not form.validate_on_submit():
+        expired = "csrf_token" in form.errors
+        general = [_("The form expired: please press Start again.")] if expired else []
+        return _render_setup(form, general, 400 if form.is_submitted() else 200)
+    typed = form.typed_number_errors()
+    if typed:
+        for name, message in typed.items():
+            form[name].errors = [message]
+        return _render_setup(form, status=422)
+    try:
+        game = game_service.create_game(
+            form.player_names(), form.rules(), form.teams(), device=current_device()
+        )
+    except core.RuleError as error:
+        general = []
+        for problem in error.problems:
+            target = _setup_field(form, problem.field)
+            if target is None:
+                general.append(problem_text(problem))
+            else:
+                target.errors = [*target.errors, problem_text(problem)]
+        return _render_setup(form, general, 422)
+    flash(_("Game on! Round 1 is ready."), "success")
+    return redirect(url_for("games.detail", game_id=game.id))
+
+
+def _render_setup(
+    form: SetupForm, general: list[str] | None = None, status: int = 200
+) -> ResponseReturnValue:
+    return (
+        render_template(
+            "games/new.html",
+            form=form,
+            general=general or [],
+            recommend_table=[list(row) for row in core.setup.RECOMMENDED],
+        ),
+        status,
+    )
+
+
+def _setup_field(form: SetupForm, field: str | None):
+    if field is None:
+        return None
+    if field.startswith("players-"):
+        index = int(field.split("-", 1)[1])
+        # The core numbers the names it was given; empty rows were left out before it saw them.
+        rows = [entry for entry in form.players if (entry.data or "").strip()]
+        return rows[index] if index < len(rows) else None
+    name = SETUP_FIELDS.get(field)
+    return form[name] if name else None
+
+
+# The game page ---------------------------------------------------------------------------------
+
+
+def _round_form(game: Game, formdata: MultiDict | None = None, engine: int | None = None):
+    setup = game_service.setup_of(game)
+    form_class = round_form_class(
+        setup.players,
+        tile_choices(setup.rules.set_size, engine),
+        open_train=game.open_train_points > 0,
+        strategic=game.strategic_error,
+        adjustments=game.adjustments,
+    )
+    if formdata is None:
+        return form_class(formdata=None)
+    return form_class(formdata=formdata)
+
+
+def _render_game(
+    game: Game,
+    access: str,
+    *,
+    form=None,
+    general: list[str] | None = None,
+    warnings: list[str] | None = None,
+    status: int = 200,
+) -> ResponseReturnValue:
+    state = game_service.state_of(game)
+    if form is None and access == "edit" and not state.finished:
+        form = _round_form(game, engine=state.next_engine)
+        form.number.data = str(state.next_round)
+    page = render_template(
+        "games/detail.html",
+        tile_values=tile_values(game, state.next_engine),
+        game=game,
+        state=state,
+        sheet=sheet_of(game, state),
+        access=access,
+        form=form,
+        general=general or [],
+        warnings=warnings or [],
+        history=game_service.history_of(game, limit=50) if access == "edit" else [],
+        device=current_device(),
+    )
+    return page, status
+
+
+@bp.get("/games/<int:game_id>")
+def detail(game_id: int) -> ResponseReturnValue:
+    """The game page: current round, the sheet, standings, charts, and (to scorers) the form."""
+    game, access = game_for_device(game_id)
+    game_service.remember(current_device(), game, can_edit=access == "edit")
+    return _render_game(game, access)
+
+
+@bp.post("/games/<int:game_id>/rounds")
+def record_round(game_id: int) -> ResponseReturnValue:
+    """Save the next round, or show what is wrong next to the field (everything typed kept)."""
+    game, access = game_for_device(game_id, edit=True)
+    state = game_service.state_of(game)
+    form = _round_form(game, request.form, engine=state.next_engine)
+    if not form.validate():
+        return _render_game(game, access, form=form, status=400)
+    setup = game_service.setup_of(game)
+    entry = entry_from_form(form, setup.players)
+    number = core.parse_points(form.number.data)
+    try:
+        outcome = game_service.record_round(
+            game, entry, number=number, confirm=bool(form.confirm.data), device=current_device()
+        )
+    except game_service.GameOver:
+        flash(_("The game is over: no more rounds can be recorded."), "error")
+        return redirect(url_for("games.detail", game_id=game.id))
+    except game_service.StaleGame:
+        game = game_service.load_game(game_id)
+        fresh = game_service.state_of(game)
+        message = _(
+            "Round %(number)s was just saved from another phone: its scores are in the sheet. "
+            "What you typed is still below, not saved.",
+            number=number or fresh.rounds_played,
+        )
+        if fresh.finished:
+            return _render_game(game, access, general=[message], status=409)
+        form.number.data = str(fresh.next_round)
+        form.confirm.data = False
+        return _render_game(game, access, form=form, general=[message], status=409)
+    if outcome.saved:
+        flash(_("Round %(number)s saved.", number=outcome.round.number), "success")
+        return redirect(url_for("games.detail", game_id=game.id, _anchor="sheet"))
+    general = apply_problems(form, outcome.check.errors, setup.players)
+    warnings = [problem_text(p) for p in outcome.check.warnings] if outcome.check.ok else []
+    form.confirm.data = False
+    return _render_game(game, access, form=form, general=general, warnings=warnings, status=422)
+
+
+@bp.route("/games/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
+def edit_round(game_id: int, number: int) -> ResponseReturnValue:
+    """Correct a recorded round; a change made meanwhile on another phone is shown, not lost."""
+    game, access = game_for_device(game_id, edit=True)
+    row = next((r for r in game.round_rows if r.number == number), None)
+    if row is None:
+        abort(404)
+    setup = game_service.setup_of(game)
+    state = game_service.state_of(game)
+    current = game_service.entry_of(game, row)
+    if request.method == "GET":
+        form = _round_form(game, engine=row.engine)
+        fill_form(form, current, setup.players)
+        form.round_version.data = str(row.version)
+        return _render_edit(game, state, row, form)
+    form = _round_form(game, request.form, engine=row.engine)
+    if not form.validate():
+        return _render_edit(game, state, row, form, status=400)
+    entry = entry_from_form(form, setup.players)
+    try:
+        outcome = game_service.edit_round(
+            game,
+            number,
+            entry,
+            round_version=core.parse_points(form.round_version.data),
+            confirm=bool(form.confirm.data),
+            device=current_device(),
+        )
+    except game_service.StaleGame:
+        game = game_service.load_game(game_id)
+        row = next((r for r in game.round_rows if r.number == number), None)
+        if row is None:
+            flash(_("Round %(number)s was removed from another phone.", number=number), "error")
+            return redirect(url_for("games.detail", game_id=game_id))
+        form.round_version.data = str(row.version)
+        form.confirm.data = False
+        message = _(
+            "Round %(number)s was changed from another phone while you were editing. "
+            "Its saved values are shown above; what you typed is below, not saved. "
+            "Save again to replace them.",
+            number=number,
+        )
+        return _render_edit(
+            game,
+            game_service.state_of(game),
+            row,
+            form,
+            general=[message],
+            status=409,
+            now_saved=True,
+        )
+    if outcome.saved:
+        flash(_("Round %(number)s corrected.", number=number), "success")
+        return redirect(url_for("games.detail", game_id=game.id, _anchor="sheet"))
+    general = apply_problems(form, outcome.check.errors, setup.players)
+    warnings = [problem_text(p) for p in outcome.check.warnings] if outcome.check.ok else []
+    form.confirm.data = False
+    return _render_edit(game, state, row, form, general=general, warnings=warnings, status=422)
+
+
+def _render_edit(
+    game, state, row, form, *, general=None, warnings=None, status=200, now_saved=False
+) -> ResponseReturnValue:
+    saved = game_service.result_of(game, row) if now_saved else None
+    return (
+        render_template(
+            "games/edit_round.html",
+            tile_values=tile_values(game, row.engine),
+            game=game,
+            state=state,
+            row=row,
+            form=form,
+            general=general or [],
+            warnings=warnings or [],
+            saved=saved,
+        ),
+        status,
+    )
+
+
+@bp.post("/games/<int:game_id>/undo")
+def undo(game_id: int) -> ResponseReturnValue:
+    """Take back the last round (it stays in the history)."""
+    game, _access = game_for_device(game_id, edit=True)
+    number = core.parse_points(request.form.get("number"))
+    try:
+        undone = game_service.undo_last_round(game, device=current_device(), number=number)
+    except LookupError:
+        flash(_("There is no round to undo."), "error")
+    except game_service.StaleGame:
+        flash(_("The last round changed on another phone: nothing was undone."), "error")
+    else:
+        flash(_("Round %(number)s undone.", number=undone), "success")
+    return redirect(url_for("games.detail", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/end")
+def end(game_id: int) -> ResponseReturnValue:
+    """End the game now, as the table agreed: the standings become final."""
+    game, _access = game_for_device(game_id, edit=True)
+    game_service.end_game(game, device=current_device())
+    flash(_("The game is over. Here are the final standings."), "success")
+    return redirect(url_for("games.detail", game_id=game_id, _anchor="standings"))
+
+
+# Links for the table ---------------------------------------------------------------------------
+
+
+@bp.get("/e/<token>")
+def claim(token: str) -> ResponseReturnValue:
+    """An edit link: this phone may now score the game."""
+    game = game_service.game_by_token(token, edit=True)
+    if game is None:
+        abort(404)
+    game_service.remember(current_device(), game, can_edit=True)
+    flash(_("You can now record rounds for this game on this phone."), "success")
+    return redirect(url_for("games.detail", game_id=game.id))
+
+
+def _share_page(token: str, template: str) -> Response:
+    game = game_for_share(token)
+    state = game_service.state_of(game)
+    response = make_response(
+        render_template(
+            template,
+            game=game,
+            state=state,
+            sheet=sheet_of(game, state),
+            access="view",
+            token=token,
+        )
+    )
+    response.set_etag(f"{game.etag}-{template.rsplit('/', 1)[-1]}")
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response.make_conditional(request)
+
+
+@bp.get("/s/<token>")
+def share(token: str) -> ResponseReturnValue:
+    """The read-only page anyone at the table can open; it refreshes itself."""
+    return _share_page(token, "games/share.html")
+
+
+@bp.get("/s/<token>/live")
+def share_live(token: str) -> ResponseReturnValue:
+    """The live part of the share page, polled with If-None-Match (304 when nothing changed)."""
+    return _share_page(token, "games/_live.html")
+
+
+@bp.get("/games/<int:game_id>/print")
+def print_view(game_id: int) -> ResponseReturnValue:
+    """One page for the fridge door: standings, sheet and chart; ?blank=1 for a paper sheet."""
+    game, _access = game_for_device(game_id)
+    return _print(game)
+
+
+@bp.get("/s/<token>/print")
+def share_print(token: str) -> ResponseReturnValue:
+    """The print view, from the share link."""
+    return _print(game_for_share(token), token=token)
+
+
+def _print(game: Game, token: str | None = None) -> ResponseReturnValue:
+    blank = request.args.get("blank") == "1"
+    state = game_service.state_of(game)
+    sheet = sheet_of(game, state)
+    if blank:
+        # A paper sheet: players and every engine filled in, no scores.
+        sheet.rows, sheet.leaders, sheet.future_engines = [], set(), list(state.engines)
+    return render_template(
+        "games/print.html", game=game, state=state, sheet=sheet, blank=blank, token=token
+    )

@@ -1,4 +1,4 @@
-"""Views for the landing page and the health check."""
+"""Views for the home page (what the app is, this device's games) and the health check."""
 
 from flask import Blueprint, render_template
 
@@ -7,8 +7,11 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def index() -> str:
-    """Show what the app does and where to start."""
-    return render_template("main/index.html")
+    """Say what the app does, and list the games this phone created or opened (newest first)."""
+    from scorekeeper.devices import current_device
+    from scorekeeper.services.games import games_of_device
+
+    return render_template("main/index.html", games=games_of_device(current_device()))
 
 
 @bp.get("/healthz")

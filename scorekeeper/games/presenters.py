@@ -1,0 +1,167 @@
+"""Shaping a game for its pages: the score sheet grid, tile choices, errors beside fields.
+
+Presentation only: every figure here was computed by the core (through the services).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from flask_wtf import FlaskForm
+
+from scorekeeper import core
+from scorekeeper.i18n import problem_text
+from scorekeeper.models import Game
+from scorekeeper.services import games as game_service
+
+
+@dataclass
+class Cell:
+    """One player's box in one round of the sheet."""
+
+    score: int
+    pips: int
+    penalty: int
+    went_out: bool
+    tiles: str | None
+
+
+@dataclass
+class SheetRow:
+    """One round of the sheet: its engine and each player's box."""
+
+    number: int
+    engine: int | None
+    cells: list[Cell]
+    blocked: bool
+    out: str | None
+    opener: str | None
+    penalties: list[core.Penalty] = field(default_factory=list)
+
+
+@dataclass
+class Sheet:
+    """The score sheet as the game page, share page and print view draw it."""
+
+    players: list[str]
+    short: list[str]
+    rows: list[SheetRow]
+    totals: list[int]
+    places: list[int]
+    zero_rounds: list[int]
+    leaders: set[int]
+    standings: list[core.Standing]
+    team_standings: list[core.Standing]
+    future_engines: list[int]
+    higher_wins: bool
+    running: dict[str, list[int]]
+
+
+def abbreviate(names: Sequence[str], width: int = 4) -> list[str]:
+    """Short column headings that stay distinct: 'Anabel' -> 'Anab' (longer where needed)."""
+    short = [name[:width] for name in names]
+    for size in range(width + 1, 41):
+        clashes = {s for s in short if short.count(s) > 1}
+        if not clashes:
+            break
+        short = [
+            name[:size] if name[: size - 1] in clashes else s
+            for name, s in zip(names, short, strict=True)
+        ]
+    return short
+
+
+def sheet_of(game: Game, state: core.GameState) -> Sheet:
+    """The sheet of a game in its current state."""
+    setup = game_service.setup_of(game)
+    players = list(setup.players)
+    results = game_service.results_of(game)
+    rows = []
+    for number, result in enumerate(results, 1):
+        cells = [
+            Cell(
+                hand.score,
+                hand.pips,
+                hand.penalty,
+                hand.went_out,
+                " ".join(str(t) for t in hand.tiles) if hand.tiles else None,
+            )
+            for hand in result.hands
+        ]
+        opener = None if setup.is_draw else core.opener(players, number)
+        rows.append(
+            SheetRow(
+                number,
+                result.engine,
+                cells,
+                result.blocked,
+                result.out,
+                opener,
+                list(result.penalties),
+            )
+        )
+    by_name = {line.name: line for line in state.standings}
+    totals = [by_name[name].total for name in players]
+    places = [by_name[name].place for name in players]
+    zeros = [by_name[name].zero_rounds for name in players]
+    leaders = {seat for seat, place in enumerate(places) if place == 1} if results else set()
+    scores = core.round_scores(setup, results)
+    return Sheet(
+        players=players,
+        short=abbreviate(players),
+        rows=rows,
+        totals=totals,
+        places=places,
+        zero_rounds=zeros,
+        leaders=leaders,
+        standings=list(state.standings),
+        team_standings=list(state.team_standings),
+        future_engines=list(state.engines[len(results) :]),
+        higher_wins=setup.is_draw,
+        running={name: core.running_totals(values) for name, values in scores.items()},
+    )
+
+
+def tile_choices(set_size: int, engine: int | None) -> list[str]:
+    """Every tile a hand can hold this round: the set without the engine, highest first."""
+    engine_tile = core.double(engine) if engine is not None else None
+    tiles = [t for t in core.tiles_in_set(set_size) if t != engine_tile]
+    return [str(t) for t in sorted(tiles, key=lambda t: (t.high, t.low), reverse=True)]
+
+
+def tile_values(game: Game, engine: int | None) -> dict[str, int]:
+    """What each tile on offer is worth under the game's blank option (the picker adds them)."""
+    blank = core.BlankScoring(game.blank_scoring)
+    return {
+        text: core.tile_value(core.parse_tile(text), blank)
+        for text in tile_choices(game.set_size, engine)
+    }
+
+
+def apply_problems(
+    form: FlaskForm, problems: Sequence[core.Problem], players: Sequence[str]
+) -> list[str]:
+    """Put each core problem next to its field; return those that belong to the whole round."""
+    general: list[str] = []
+    for problem in problems:
+        text = problem_text(problem)
+        name = _field_for(form, problem, players)
+        if name is None:
+            general.append(text)
+        else:
+            form[name].errors = [*form[name].errors, text]
+    return general
+
+
+def _field_for(form: FlaskForm, problem: core.Problem, players: Sequence[str]) -> str | None:
+    if problem.player not in players:
+        return "out" if problem.field in ("out", "blocked") else None
+    seat = players.index(problem.player)
+    if problem.field == "penalty":
+        return f"adjust_{seat}" if f"adjust_{seat}" in form else f"pips_{seat}"
+    if problem.field in ("out", "blocked"):
+        return "out"
+    if problem.field == "tiles" or form[f"mode_{seat}"].data == "tiles":
+        return f"tiles_{seat}"
+    return f"pips_{seat}"
