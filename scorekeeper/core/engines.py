@@ -12,9 +12,9 @@ def engines(rules: GameRules) -> list[int]:
 
     Each number n stands for the double n-n. The draw game has no engine: an empty list.
     """
-    if rules.game_type is GameType.DRAW:
+    if rules.game_type == GameType.DRAW:
         return []
-    step = 1 if rules.order is Order.ASCENDING else -1
+    step = 1 if rules.order == Order.ASCENDING else -1
     start = rules.start_double
     if start is None:
         start = 0 if step == 1 else rules.set_size

@@ -90,7 +90,7 @@ def draw_hand_size(players: int) -> int:
 
 def recommend(players: int, game_type: GameType = GameType.MEXICAN_TRAIN) -> Recommendation:
     """The set and hand size the rules suggest for this many players."""
-    if game_type is GameType.DRAW:
+    if game_type == GameType.DRAW:
         return Recommendation(DRAW_SET, draw_hand_size(max(2, min(players, 5))))
     count = max(RECOMMENDED[0][0], min(players, RECOMMENDED[-1][1]))
     return next(
@@ -122,7 +122,7 @@ class GameSetup:
 
     @property
     def is_draw(self) -> bool:
-        return self.rules.game_type is GameType.DRAW
+        return self.rules.game_type == GameType.DRAW
 
     def team_name(self, team: tuple[str, str]) -> str:
         """A team's display name: both partners' names."""
@@ -238,7 +238,7 @@ def _check_teams(
 
 def _resolve_rules(rules: GameRules, players: int) -> tuple[list[Problem], GameRules]:
     problems: list[Problem] = []
-    if rules.game_type is GameType.DRAW:
+    if rules.game_type == GameType.DRAW:
         if rules.target not in DRAW_TARGETS:
             problems.append(
                 Problem(
@@ -269,7 +269,7 @@ def _resolve_rules(rules: GameRules, players: int) -> tuple[list[Problem], GameR
     except RuleError as error:
         return error.problems, rules
     top = rules.set_size
-    ascending = rules.order is Order.ASCENDING
+    ascending = rules.order == Order.ASCENDING
     start = rules.start_double
     if start is None:
         start = 0 if ascending else top
@@ -325,18 +325,47 @@ def _hand_size_problem(hand_size: int, players: int, tiles: int) -> Problem:
     )
 
 
+_CHOICES: tuple[tuple[str, type[StrEnum]], ...] = (
+    ("game_type", GameType),
+    ("blank_scoring", BlankScoring),
+    ("order", Order),
+)
+
+
+def _check_choices(rules: GameRules) -> tuple[list[Problem], GameRules]:
+    """Turn options given as text (a form, a database column) into their enums."""
+    problems: list[Problem] = []
+    chosen: dict[str, StrEnum] = {}
+    for option, choices in _CHOICES:
+        raw = getattr(rules, option)
+        try:
+            chosen[option] = choices(raw)
+        except ValueError:
+            problems.append(
+                Problem(
+                    "option_unknown",
+                    N_("%(value)s is not one of the choices for %(option)s."),
+                    {"value": str(raw)[:40], "option": option.replace("_", " ")},
+                    field=option,
+                )
+            )
+    return problems, replace(rules, **chosen)
+
+
 def new_game(
     players: Sequence[object],
     rules: GameRules | None = None,
     teams: Sequence[Sequence[str]] = (),
 ) -> GameSetup:
     """Check a table's players, options and teams; return the game with every default filled in."""
-    rules = rules or GameRules()
+    choice_problems, rules = _check_choices(rules or GameRules())
+    if choice_problems:
+        raise RuleError(choice_problems)
     names = [clean_name(name) for name in players]
     problems = _check_players(names, rules.game_type)
     rule_problems, resolved = _resolve_rules(rules, len(names))
     problems += rule_problems
-    if teams and rules.game_type is GameType.DRAW:
+    if teams and rules.game_type == GameType.DRAW:
         problems.append(
             Problem("teams_draw", N_("The draw game is played without teams."), field="teams")
         )

@@ -84,13 +84,13 @@ def check_set(set_size: int) -> None:
 
 def tile_value(tile: Tile, blank_scoring: BlankScoring = BlankScoring.FACE) -> int:
     """What a tile left in hand scores under a blank option."""
-    if tile.low != 0 or blank_scoring is BlankScoring.FACE:
+    if tile.low != 0 or blank_scoring == BlankScoring.FACE:
         return tile.pips
-    if blank_scoring is BlankScoring.BLANK_25:
+    if blank_scoring == BlankScoring.BLANK_25:
         return 25 * (2 if tile.is_double else 1) + tile.high
     if not tile.is_double:
         return tile.pips
-    return 25 if blank_scoring is BlankScoring.DOUBLE_BLANK_25 else 50
+    return 25 if blank_scoring == BlankScoring.DOUBLE_BLANK_25 else 50
 
 
 def hand_value(tiles: Iterable[Tile], blank_scoring: BlankScoring = BlankScoring.FACE) -> int:
