@@ -3,6 +3,7 @@
 from flask import Blueprint, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.extensions import db
@@ -41,6 +42,11 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
         # A failed flush or commit leaves the session unusable for the error page itself.
         db.session.rollback()
     message = error_message(code)
+    if isinstance(error, CSRFError):
+        message = _(
+            "The form expired or came from another site, so nothing was saved. "
+            "Go back, reload the page and send it again."
+        )
     if wants_json():
         response = make_response(jsonify(error=message), code)
     else:

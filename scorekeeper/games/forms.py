@@ -14,6 +14,7 @@ from wtforms import (
     FieldList,
     HiddenField,
     RadioField,
+    SelectChoice,
     SelectField,
     SelectMultipleField,
     StringField,
@@ -26,6 +27,11 @@ from scorekeeper import core
 
 MIN_ROWS = 4
 BLOCKED = "blocked"
+
+
+def _choices(pairs: Sequence[tuple[str, object]]) -> list[SelectChoice]:
+    """WTForms 3.3 options from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
 
 
 def _optional_int(value: object) -> int | None:
@@ -43,15 +49,17 @@ class SetupForm(FlaskForm):
     )
     game_type = RadioField(
         _l("Game"),
-        choices=[
-            (core.GameType.MEXICAN_TRAIN.value, _l("Mexican Train")),
-            (core.GameType.DRAW.value, _l("Draw dominoes (double-6, first to the target)")),
-        ],
+        choices=_choices(
+            [
+                (core.GameType.MEXICAN_TRAIN.value, _l("Mexican Train")),
+                (core.GameType.DRAW.value, _l("Draw dominoes (double-6, first to the target)")),
+            ]
+        ),
         default=core.GameType.MEXICAN_TRAIN.value,
     )
     set_size = SelectField(
         _l("Domino set"),
-        choices=[(str(n), _l("Double-%(n)s", n=n)) for n in core.SUPPORTED_SETS],
+        choices=_choices([(str(n), _l("Double-%(n)s", n=n)) for n in core.SUPPORTED_SETS]),
         default="12",
     )
     hand_size = StringField(_l("Tiles dealt to each player"), validators=[Length(max=10)])
@@ -59,34 +67,40 @@ class SetupForm(FlaskForm):
     rounds = StringField(_l("Rounds"), validators=[Length(max=10)])
     order = SelectField(
         _l("Engine order"),
-        choices=[
-            (core.Order.DESCENDING.value, _l("Count down (12-12 first)")),
-            (core.Order.ASCENDING.value, _l("Count up (0-0 first)")),
-        ],
+        choices=_choices(
+            [
+                (core.Order.DESCENDING.value, _l("Count down (12-12 first)")),
+                (core.Order.ASCENDING.value, _l("Count up (0-0 first)")),
+            ]
+        ),
         default=core.Order.DESCENDING.value,
     )
     blank_scoring = SelectField(
         _l("Blanks count"),
-        choices=[
-            (core.BlankScoring.FACE.value, _l("0 (face value)")),
-            (core.BlankScoring.BLANK_25.value, _l("25 each half, double-blank 50")),
-            (core.BlankScoring.DOUBLE_BLANK_25.value, _l("Only the double-blank: 25")),
-            (core.BlankScoring.DOUBLE_BLANK_50.value, _l("Only the double-blank: 50")),
-        ],
+        choices=_choices(
+            [
+                (core.BlankScoring.FACE.value, _l("0 (face value)")),
+                (core.BlankScoring.BLANK_25.value, _l("25 each half, double-blank 50")),
+                (core.BlankScoring.DOUBLE_BLANK_25.value, _l("Only the double-blank: 25")),
+                (core.BlankScoring.DOUBLE_BLANK_50.value, _l("Only the double-blank: 50")),
+            ]
+        ),
         default=core.BlankScoring.FACE.value,
     )
     partners = BooleanField(_l("Play in partnerships (partners sit opposite each other)"))
     open_train_points = SelectField(
         _l("Open-train penalty"),
-        choices=[("0", _l("Off"))]
-        + [(str(n), _l("%(n)s points", n=n)) for n in core.COMMON_OPEN_TRAIN_POINTS],
+        choices=_choices(
+            [("0", _l("Off"))]
+            + [(str(n), _l("%(n)s points", n=n)) for n in core.COMMON_OPEN_TRAIN_POINTS]
+        ),
         default="0",
     )
     strategic_error = BooleanField(_l("Strategic-error penalty (adds the round's highest hand)"))
     adjustments = BooleanField(_l("Allow manual adjustments with a reason"))
     target = SelectField(
         _l("Draw game: play to"),
-        choices=[(str(n), _l("%(n)s points", n=n)) for n in core.DRAW_TARGETS],
+        choices=_choices([(str(n), _l("%(n)s points", n=n)) for n in core.DRAW_TARGETS]),
         default="100",
     )
     add_player = SubmitField(_l("Add a player"))
@@ -157,8 +171,10 @@ def round_form_class(
         # One tap: the player who went out, or "blocked" when nobody could.
         out = RadioField(
             _l("Who went out?"),
-            choices=[(str(i), name) for i, name in enumerate(players)]
-            + [(BLOCKED, _l("Blocked: nobody went out"))],
+            choices=_choices(
+                [(str(i), name) for i, name in enumerate(players)]
+                + [(BLOCKED, _l("Blocked: nobody went out"))]
+            ),
             validate_choice=False,
         )
         confirm = BooleanField(_l("I checked: save it anyway"))
@@ -171,7 +187,7 @@ def round_form_class(
             f"mode_{seat}",
             RadioField(
                 _l("Enter as"),
-                choices=[("pips", _l("Number")), ("tiles", _l("Tiles"))],
+                choices=_choices([("pips", _l("Number")), ("tiles", _l("Tiles"))]),
                 default="pips",
                 validate_choice=False,
             ),
@@ -180,7 +196,8 @@ def round_form_class(
             RoundForm,
             f"tiles_{seat}",
             MultiCheckboxField(
-                _l("Tiles in %(name)s's hand", name=name), choices=[(t, t) for t in tile_choices]
+                _l("Tiles in %(name)s's hand", name=name),
+                choices=_choices([(t, t) for t in tile_choices]),
             ),
         )
         if open_train:

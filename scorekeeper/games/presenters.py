@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from flask_wtf import FlaskForm
+from markupsafe import Markup, escape
 
 from scorekeeper import core
 from scorekeeper.i18n import problem_text
@@ -137,6 +138,22 @@ def tile_values(game: Game, engine: int | None) -> dict[str, int]:
         text: core.tile_value(core.parse_tile(text), blank)
         for text in tile_choices(game.set_size, engine)
     }
+
+
+def tile_grid(name: str, values: dict[str, int], checked: Sequence[str] | None) -> Markup:
+    """The tile checkboxes of one hand (hundreds of them: built directly, not widget by widget)."""
+    chosen = set(checked or ())
+    field = escape(name)
+    items = []
+    for index, (text, value) in enumerate(values.items()):
+        high, low = text.split("-")
+        mark = " checked" if text in chosen else ""
+        items.append(
+            f'<li><label class="tile" data-value="{value}"><input class="tile-check" '
+            f'id="{field}-{index}" name="{field}" type="checkbox" value="{text}"{mark}>'
+            f'<span class="tile-face"><span>{high}</span><span>{low}</span></span></label></li>'
+        )
+    return Markup('<ul class="tile-grid">' + "".join(items) + "</ul>")
 
 
 def apply_problems(

@@ -25,7 +25,13 @@ from scorekeeper.devices import current_device
 from scorekeeper.games import bp
 from scorekeeper.games.access import game_for_device, game_for_share
 from scorekeeper.games.forms import SetupForm, entry_from_form, fill_form, round_form_class
-from scorekeeper.games.presenters import apply_problems, sheet_of, tile_choices, tile_values
+from scorekeeper.games.presenters import (
+    apply_problems,
+    sheet_of,
+    tile_choices,
+    tile_grid,
+    tile_values,
+)
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
@@ -136,6 +142,7 @@ def _render_game(
     page = render_template(
         "games/detail.html",
         tile_values=tile_values(game, state.next_engine),
+        tile_grid=tile_grid,
         game=game,
         state=state,
         sheet=sheet_of(game, state),
@@ -153,7 +160,6 @@ def _render_game(
 def detail(game_id: int) -> ResponseReturnValue:
     """The game page: current round, the sheet, standings, charts, and (to scorers) the form."""
     game, access = game_for_device(game_id)
-    game_service.remember(current_device(), game, can_edit=access == "edit")
     return _render_game(game, access)
 
 
@@ -265,6 +271,7 @@ def _render_edit(
         render_template(
             "games/edit_round.html",
             tile_values=tile_values(game, row.engine),
+            tile_grid=tile_grid,
             game=game,
             state=state,
             row=row,

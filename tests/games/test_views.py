@@ -1,0 +1,424 @@
+"""Game night pages through the test client: what a scorer at the table sees and keeps."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from sqlalchemy import func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Change, Game, Round
+from scorekeeper.services import games as game_service
+
+FOUR = ["Ana", "Ben", "Cy", "Di"]
+
+
+def setup_data(players=FOUR, **options) -> dict[str, str]:
+    data = {f"players-{i}": name for i, name in enumerate(players)}
+    data.update(
+        game_type="mexican_train",
+        set_size="12",
+        order="descending",
+        blank_scoring="face",
+        open_train_points="0",
+        target="100",
+        submit="Start",
+    )
+    data.update({key: str(value) for key, value in options.items()})
+    return data
+
+
+def start_game(client, players=FOUR, **options) -> int:
+    response = client.post("/games/new", data=setup_data(players, **options))
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def round_data(number: int, pips: dict[int, object], out: int | str | None = None, **extra):
+    data = {"number": str(number)}
+    for seat, value in pips.items():
+        if isinstance(value, list):
+            data[f"mode_{seat}"] = "tiles"
+            data[f"tiles_{seat}"] = value
+        else:
+            data[f"mode_{seat}"] = "pips"
+            data[f"pips_{seat}"] = str(value)
+    if out is not None:
+        data["out"] = str(out)
+    data.update(extra)
+    return data
+
+
+def errors_on_page(html: str) -> list[str]:
+    return [unescape(m) for m in re.findall(r'class="error"[^>]*>([^<]*)<', html)]
+
+
+def saved_rounds(app, game_id: int) -> int:
+    with app.app_context():
+        return db.session.execute(
+            select(func.count(Round.id)).where(Round.game_id == game_id)
+        ).scalar_one()
+
+
+def state(app, game_id: int):
+    with app.app_context():
+        return game_service.state_of(game_service.load_game(game_id))
+
+
+# Setting up ------------------------------------------------------------------------------------
+
+
+def test_setup_page_offers_four_rows_and_numeric_fields(client):
+    page = client.get("/games/new").get_data(as_text=True)
+    assert page.count('name="players-') == 4
+    assert 'inputmode="numeric"' in page
+    assert "Start the game" in page
+
+
+def test_four_names_and_start_is_enough(app, client):
+    game_id = start_game(client)
+    with app.app_context():
+        game = game_service.load_game(game_id)
+        assert [p.name for p in game.players] == FOUR
+        assert (game.set_size, game.rounds, game.start_double, game.hand_size) == (12, 13, 12, 12)
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Round 1 of 13" in page
+    assert "Ana opens" in page
+    assert 'aria-label="Engine 12-12"' in page
+
+
+def test_home_lists_the_games_of_this_device_only(app, client):
+    first = start_game(client, ["Ana", "Ben"])
+    second = start_game(client, ["Zed", "Yve"])
+    page = client.get("/").get_data(as_text=True)
+    assert page.index(f"/games/{second}") < page.index(f"/games/{first}")
+    other = app.test_client()
+    assert f"/games/{first}" not in other.get("/").get_data(as_text=True)
+
+
+def test_setup_errors_show_next_to_the_name_and_keep_what_was_typed(app, client):
+    response = client.post("/games/new", data=setup_data(["Ana", " ana ", "Cy"]))
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "ana is in the list twice: give each player a different name." in errors_on_page(page)
+    assert 'value="Cy"' in page
+    with app.app_context():
+        assert db.session.execute(select(func.count(Game.id))).scalar_one() == 0
+
+
+def test_setup_rejects_a_hand_size_that_is_not_a_number(client):
+    response = client.post("/games/new", data=setup_data(hand_size="twelve"))
+    assert response.status_code == 422
+    assert "Enter a whole number, or leave it empty." in response.get_data(as_text=True)
+
+
+def test_setup_reports_too_many_rounds_next_to_the_field(client):
+    response = client.post("/games/new", data=setup_data(start_double=5, rounds=9))
+    assert response.status_code == 422
+    assert "From 5-5 the game can have 1 to 6 rounds." in errors_on_page(
+        response.get_data(as_text=True)
+    )
+
+
+def test_add_player_keeps_names_and_adds_a_row(client):
+    data = setup_data(["Ana", "Ben", "", ""])
+    del data["submit"]
+    data["add_player"] = "Add a player"
+    page = client.post("/games/new", data=data).get_data(as_text=True)
+    assert page.count('name="players-') == 5
+    assert 'value="Ana"' in page and 'value="Ben"' in page
+
+
+def test_partnerships_pair_players_sitting_opposite(app, client):
+    game_id = start_game(client, partners="y")
+    with app.app_context():
+        setup = game_service.setup_of(game_service.load_game(game_id))
+    assert setup.teams == (("Ana", "Cy"), ("Ben", "Di"))
+
+
+def test_a_name_is_text_never_markup(client):
+    game_id = start_game(client, ["<script>alert(1)</script>", "Ben"])
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+# Recording rounds ------------------------------------------------------------------------------
+
+
+def test_record_a_round_by_numbers(app, client):
+    game_id = start_game(client)
+    response = client.post(
+        f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0)
+    )
+    assert response.status_code == 302
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Round 1 saved." in page
+    assert "Round 2 of 13" in page and "Ben opens" in page
+    now = state(app, game_id)
+    assert [(line.name, line.total) for line in now.standings] == [
+        ("Ana", 0),
+        ("Cy", 7),
+        ("Ben", 15),
+        ("Di", 22),
+    ]
+
+
+def test_record_a_round_by_tiles_sums_the_hand(app, client):
+    game_id = start_game(client, blank_scoring="blank_25")
+    data = round_data(1, {0: ["6-4", "3-2"], 1: ["0-5", "0-0"], 2: 3}, out=3)
+    assert client.post(f"/games/{game_id}/rounds", data=data).status_code == 302
+    scores = {line.name: line.total for line in state(app, game_id).standings}
+    assert scores == {"Ana": 15, "Ben": 80, "Cy": 3, "Di": 0}
+
+
+def test_tile_picker_leaves_out_the_engine_and_shows_values(client):
+    game_id = start_game(client, blank_scoring="blank_25")
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert 'value="12-11"' in page
+    assert 'value="12-12"' not in page
+    assert re.search(r'data-value="50"><input[^>]*value="0-0"', page)
+
+
+def test_blocked_round_scores_everyone(app, client):
+    game_id = start_game(client)
+    data = round_data(1, {0: 3, 1: 4, 2: 5, 3: 6}, out="blocked")
+    assert client.post(f"/games/{game_id}/rounds", data=data).status_code == 302
+    assert [line.total for line in state(app, game_id).standings] == [3, 4, 5, 6]
+    assert "blocked" in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_a_typo_is_caught_next_to_the_field_and_everything_typed_is_kept(app, client):
+    game_id = start_game(client)
+    response = client.post(
+        f"/games/{game_id}/rounds", data=round_data(1, {1: "15", 2: "1o", 3: "22"}, out=0)
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert errors_on_page(page) == ["Cy: 1o is not a whole number of pips."]
+    assert 'value="15"' in page and 'value="1o"' in page and 'value="22"' in page
+    assert re.search(r'name="out" value="0"\s+checked', page)
+    assert saved_rounds(app, game_id) == 0
+
+
+def test_nobody_out_and_not_blocked_is_refused(app, client):
+    game_id = start_game(client)
+    response = client.post(f"/games/{game_id}/rounds", data=round_data(1, {0: 1, 1: 2, 2: 3, 3: 4}))
+    assert response.status_code == 422
+    assert "Nobody went out: mark who went out, or mark the round blocked." in response.get_data(
+        as_text=True
+    )
+    assert saved_rounds(app, game_id) == 0
+
+
+def test_a_warning_needs_one_confirmation(app, client):
+    game_id = start_game(client)
+    data = round_data(1, {1: 15, 2: 7, 3: 300}, out=0)
+    response = client.post(f"/games/{game_id}/rounds", data=data)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Di: 300 is more than the 12 best tiles are worth (244)." in page
+    assert 'name="confirm"' in page
+    assert saved_rounds(app, game_id) == 0
+    data["confirm"] = "y"
+    assert client.post(f"/games/{game_id}/rounds", data=data).status_code == 302
+    assert saved_rounds(app, game_id) == 1
+
+
+def test_two_phones_saving_the_same_round_save_it_once(app, client):
+    game_id = start_game(client)
+    with app.app_context():
+        edit_token = db.session.get(Game, game_id).edit_token
+    second = app.test_client()
+    second.get(f"/e/{edit_token}")
+    first_entry = round_data(1, {1: 15, 2: 7, 3: 22}, out=0)
+    second_entry = round_data(1, {1: 16, 2: 8, 3: 23}, out=0)
+    assert client.post(f"/games/{game_id}/rounds", data=first_entry).status_code == 302
+    response = second.post(f"/games/{game_id}/rounds", data=second_entry)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Round 1 was just saved from another phone" in page
+    assert 'value="16"' in page  # what the second scorer typed is still there
+    assert saved_rounds(app, game_id) == 1
+    assert [line.total for line in state(app, game_id).standings] == [0, 7, 15, 22]
+
+
+def test_another_device_cannot_see_or_score_the_game(app, client):
+    game_id = start_game(client)
+    stranger = app.test_client()
+    assert stranger.get(f"/games/{game_id}").status_code == 404
+    data = round_data(1, {1: 1, 2: 2, 3: 3}, out=0)
+    assert stranger.post(f"/games/{game_id}/rounds", data=data).status_code == 404
+    assert saved_rounds(app, game_id) == 0
+
+
+def test_edit_link_lets_another_phone_score(app, client):
+    game_id = start_game(client)
+    with app.app_context():
+        edit_token = db.session.get(Game, game_id).edit_token
+    helper = app.test_client()
+    response = helper.get(f"/e/{edit_token}")
+    assert response.status_code == 302
+    data = round_data(1, {1: 1, 2: 2, 3: 3}, out=0)
+    assert helper.post(f"/games/{game_id}/rounds", data=data).status_code == 302
+    assert saved_rounds(app, game_id) == 1
+
+
+def test_a_wrong_edit_link_is_not_found(client):
+    start_game(client)
+    assert client.get("/e/not-a-token").status_code == 404
+
+
+# Correcting, undoing, ending -------------------------------------------------------------------
+
+
+def test_edit_an_earlier_round_and_see_it_in_the_history(app, client):
+    game_id = start_game(client)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    client.post(f"/games/{game_id}/rounds", data=round_data(2, {0: 5, 2: 7, 3: 9}, out=1))
+    form = client.get(f"/games/{game_id}/rounds/1/edit").get_data(as_text=True)
+    assert 'value="15"' in form
+    version = re.search(r'name="round_version" type="hidden" value="(\d+)"', form).group(1)
+    data = round_data(1, {1: 51, 2: 7, 3: 22}, out=0, round_version=version)
+    response = client.post(f"/games/{game_id}/rounds/1/edit", data=data)
+    assert response.status_code == 302
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Round 1, Ben: 15 → 51" in page
+    assert {line.name: line.total for line in state(app, game_id).standings}["Ben"] == 51
+
+
+def test_an_edit_made_meanwhile_on_another_phone_is_shown_not_overwritten(app, client):
+    game_id = start_game(client)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    with app.app_context():
+        edit_token = db.session.get(Game, game_id).edit_token
+    other = app.test_client()
+    other.get(f"/e/{edit_token}")
+    data_other = round_data(1, {1: 16, 2: 7, 3: 22}, out=0, round_version="1")
+    data_mine = round_data(1, {1: 17, 2: 7, 3: 22}, out=0, round_version="1")
+    assert other.post(f"/games/{game_id}/rounds/1/edit", data=data_other).status_code == 302
+    response = client.post(f"/games/{game_id}/rounds/1/edit", data=data_mine)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "changed from another phone" in page
+    assert "Ben: 16" in page  # the values saved now
+    assert 'value="17"' in page  # what this scorer typed, kept
+    assert {line.name: line.total for line in state(app, game_id).standings}["Ben"] == 16
+
+
+def test_undo_the_last_round(app, client):
+    game_id = start_game(client)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    response = client.post(f"/games/{game_id}/undo", data={"number": "1"})
+    assert response.status_code == 302
+    assert saved_rounds(app, game_id) == 0
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Round 1 undone." in page
+    assert "Round 1 undone: Ben had 15" in page
+    with app.app_context():
+        actions = db.session.execute(select(Change.action)).scalars().all()
+    assert "undone" in actions
+
+
+def test_undo_of_a_round_that_is_no_longer_last_does_nothing(app, client):
+    game_id = start_game(client)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    client.post(f"/games/{game_id}/rounds", data=round_data(2, {0: 1, 2: 2, 3: 3}, out=1))
+    response = client.post(f"/games/{game_id}/undo", data={"number": "1"}, follow_redirects=True)
+    assert "nothing was undone" in response.get_data(as_text=True)
+    assert saved_rounds(app, game_id) == 2
+
+
+def test_the_game_ends_after_its_last_round_with_final_standings(app, client):
+    game_id = start_game(client, ["Ana", "Ben"], rounds=2)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 20}, out=0))
+    client.post(f"/games/{game_id}/rounds", data=round_data(2, {0: 20}, out=1))
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Final standings" in page
+    assert "Save round" not in page
+    assert "shared: same total, zero rounds and lowest round" in page
+    late = client.post(f"/games/{game_id}/rounds", data=round_data(3, {1: 1}, out=0))
+    assert late.status_code == 302
+    assert saved_rounds(app, game_id) == 2
+
+
+def test_ties_are_explained_in_words(client):
+    game_id = start_game(client, ["Ana", "Ben", "Cy"], rounds=3)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 5, 2: 30}, out=0))
+    client.post(f"/games/{game_id}/rounds", data=round_data(2, {0: 12, 2: 30}, out=1))
+    client.post(f"/games/{game_id}/rounds", data=round_data(3, {0: 28, 1: 35}, out=2))
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "tie broken: lowest round other than zero, 5" in page
+    assert "Winner: Ben" in page
+
+
+def test_end_the_game_now(app, client):
+    game_id = start_game(client)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    assert client.post(f"/games/{game_id}/end").status_code == 302
+    assert state(app, game_id).finished
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Final standings" in page and "Winner: Ana" in page
+
+
+def test_the_draw_game_goes_to_the_target(app, client):
+    game_id = start_game(client, ["Ana", "Ben", "Cy"], game_type="draw", target=50)
+    data = round_data(1, {0: 15, 1: 19, 2: 22}, out="blocked")
+    assert client.post(f"/games/{game_id}/rounds", data=data).status_code == 302
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Cy opens" in page  # the loser of the hand opens the next
+    data = round_data(2, {1: 20, 2: 25}, out=0)
+    client.post(f"/games/{game_id}/rounds", data=data)
+    now = state(app, game_id)
+    assert now.finished and now.winners == ("Ana",)
+    assert now.standings[0].total == 56
+
+
+# Sharing and printing --------------------------------------------------------------------------
+
+
+def test_share_link_is_read_only_and_revalidates(app, client):
+    game_id = start_game(client)
+    with app.app_context():
+        token = db.session.get(Game, game_id).view_token
+    viewer = app.test_client()
+    response = viewer.get(f"/s/{token}")
+    assert response.status_code == 200
+    assert "Save round" not in response.get_data(as_text=True)
+    live = viewer.get(f"/s/{token}/live")
+    etag = live.headers["ETag"]
+    assert viewer.get(f"/s/{token}/live", headers={"If-None-Match": etag}).status_code == 304
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    fresh = viewer.get(f"/s/{token}/live", headers={"If-None-Match": etag})
+    assert fresh.status_code == 200
+    assert ">22<" in fresh.get_data(as_text=True).replace("\n", "").replace(" ", "")
+    assert viewer.get("/s/wrong-token").status_code == 404
+
+
+def test_print_view_has_standings_and_sheet(client):
+    game_id = start_game(client)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    page = client.get(f"/games/{game_id}/print").get_data(as_text=True)
+    assert "Standings" in page and "Score sheet" in page
+    assert "print.css" in page
+
+
+def test_empty_sheet_lists_every_engine_for_paper(client):
+    game_id = start_game(client)
+    page = client.get(f"/games/{game_id}/print?blank=1").get_data(as_text=True)
+    for engine in range(13):
+        assert f"{engine}-{engine}" in page
+    assert page.count('class="blank-row"') == 13
+
+
+@pytest.mark.parametrize("path", ["/games/new"])
+def test_csrf_is_enforced_on_forms(app, path):
+    app.config["WTF_CSRF_ENABLED"] = True
+    client = app.test_client()
+    response = client.post(path, data=setup_data())
+    assert response.status_code == 400
+    assert "The form expired or came from another site" in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.execute(select(func.count(Game.id))).scalar_one() == 0
