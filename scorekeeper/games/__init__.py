@@ -5,6 +5,7 @@ from flask import Blueprint
 bp = Blueprint("games", __name__)
 
 from scorekeeper.games import views  # noqa: E402, F401  (routes register on bp)
+from scorekeeper.games.chart_views import chart  # noqa: E402, F401  (routes register on bp)
 
 
 @bp.app_template_global()

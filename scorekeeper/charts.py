@@ -1,0 +1,304 @@
+"""Chart builders: SVGs of a game's race (running totals) and round scores, from plain data.
+
+No database and no Flask here: callers pass names, round labels, scores and already
+translated text. matplotlib is imported on the first chart (it costs ~0.7 s), never at app
+import, and only through `matplotlib.figure.Figure` (pyplot keeps figures alive in a server).
+The bytes are deterministic for the same input, so they can be cached and compared.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import threading
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+WIDTH = 6.4  # inches: fills a phone in portrait, prints well on A4/Letter
+# Okabe-Ito colours (told apart with the common colour blindnesses) and Tol's wine: 8 players
+# get 8 colours; beyond that the line style shifts, so no two of 14 share colour and style.
+# Every player also has a marker of their own: the lines read in grey print.
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#882255")
+LINESTYLES = ("-", "--", ":", "-.")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p", "d", "8")
+# Fixed once for the process (rc_context is not thread-safe); this module is the only user.
+RC = {
+    # Text stays text: smaller files, searchable, and the browser's fonts cover every script.
+    "svg.fonttype": "none",
+    # Without a fixed salt, clip-path ids are random and the bytes change on every render.
+    "svg.hashsalt": "scorekeeper",
+    "font.family": "sans-serif",
+    # Measured with the bundled DejaVu; the SVG then says "DejaVu Sans, sans-serif" (short).
+    "font.sans-serif": ["DejaVu Sans"],
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.titlesize": 10,
+    "axes.titleweight": "bold",
+}
+METADATA = {"Date": None, "Creator": None}
+
+_setup_lock = threading.Lock()
+_ready = False
+
+
+def _matplotlib() -> None:
+    """Import matplotlib and apply RC, once per process."""
+    global _ready
+    with _setup_lock:
+        if not _ready:
+            import matplotlib
+
+            matplotlib.rcParams.update(RC)
+            _ready = True
+
+
+def style(index: int) -> dict[str, Any]:
+    """Colour, line style and marker of the player in seat `index` (readable in grey print)."""
+    return {
+        "color": COLOURS[index % len(COLOURS)],
+        "linestyle": LINESTYLES[(index + index // len(COLOURS)) % len(LINESTYLES)],
+        "marker": MARKERS[index % len(MARKERS)],
+    }
+
+
+def _tick_step(count: int, room: int) -> int:
+    """Label every n-th round so that at most `room` labels share an axis."""
+    return max(1, math.ceil(count / room))
+
+
+def _set_round_ticks(ax: Axes, rounds: Sequence[str], room: int) -> None:
+    step = _tick_step(len(rounds), room)
+    positions = list(range(0, len(rounds), step))
+    ax.set_xticks(positions, labels=[rounds[i] for i in positions])
+    ax.set_xlim(-0.6, max(len(rounds), 1) - 0.4)
+
+
+def _plain(text: str) -> str:
+    """Text shown as typed: matplotlib would read a pair of $ signs as a formula."""
+    return text.replace("$", r"\$")
+
+
+def _short(name: str, limit: int) -> str:
+    """A name cut to `limit` characters, so a long one cannot push the others off the chart."""
+    return _plain(name if len(name) <= limit else name[: limit - 1].rstrip() + "\u2026")
+
+
+def _place(
+    fig: Figure,
+    *,
+    left: float,
+    right: float,
+    top: float,
+    bottom: float,
+    rows: int = 1,
+    columns: int = 1,
+    row_gap: float = 0.0,
+    column_gap: float = 0.0,
+) -> None:
+    """Fixed margins and gaps, in inches (constrained layout would double the render time)."""
+    width, height = fig.get_size_inches()
+    panel_w = (width - left - right - (columns - 1) * column_gap) / columns
+    panel_h = (height - top - bottom - (rows - 1) * row_gap) / rows
+    fig.subplots_adjust(
+        left=left / width,
+        right=1 - right / width,
+        top=1 - top / height,
+        bottom=bottom / height,
+        wspace=column_gap / panel_w,
+        hspace=row_gap / panel_h,
+    )
+
+
+def _svg(fig: Figure, title: str) -> bytes:
+    """The figure as SVG bytes, with a <title> for screen readers and the browser's tooltip."""
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        # Names in scripts DejaVu lacks (Devanagari...) are measured with a fallback glyph;
+        # as text in the SVG the browser still draws them with its own fonts.
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font")
+        fig.savefig(buffer, format="svg", metadata=METADATA)
+    data = buffer.getvalue()
+    start = data.find(b"<svg")
+    end = data.find(b">", start) + 1
+    label = b"\n <title>" + escape(title).encode("utf-8") + b"</title>"
+    return data[:end] + label + data[end:]
+
+
+def race_chart(
+    names: Sequence[str],
+    rounds: Sequence[str],
+    running_totals: Mapping[str, Sequence[int]],
+    *,
+    higher_wins: bool,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+) -> bytes:
+    """Running totals by round, one line per player, legend ordered leader first (SVG bytes).
+
+    `rounds` labels every x position (the whole schedule may be longer than the rounds
+    played); each player's totals cover the rounds played so far.
+    """
+    _matplotlib()
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    columns = min(len(names), 4) or 1
+    legend_rows = math.ceil(len(names) / columns)
+    legend_height = 0.21 * legend_rows + 0.08
+    fig = Figure(figsize=(WIDTH, 3.4 + legend_height))
+    ax = fig.add_subplot()
+    _place(fig, left=0.62, right=0.2, top=0.32, bottom=0.5 + legend_height)
+    handles = []
+    for index, name in enumerate(names):
+        totals = list(running_totals.get(name, ()))
+        (line,) = ax.plot(
+            range(len(totals)), totals, linewidth=1.6, markersize=5, clip_on=False, **style(index)
+        )
+        handles.append(line)
+
+    def final(index: int) -> int:
+        totals = running_totals.get(names[index], ())
+        return totals[-1] if totals else 0
+
+    ranked = sorted(range(len(names)), key=lambda i: (-final(i) if higher_wins else final(i), i))
+    # The legend fills column by column; reorder so that it reads by rows, leader first.
+    order = [ranked[k] for c in range(columns) for k in range(c, len(ranked), columns)]
+    limit = {1: 40, 2: 30, 3: 20}.get(columns, 14)
+    fig.legend(
+        [handles[i] for i in order],
+        [f"{_short(names[i], limit)} ({final(i)})" for i in order],
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.02),
+        ncols=columns,
+        frameon=False,
+        handlelength=3,
+        fontsize=8,
+    )
+    _set_round_ticks(ax, rounds, room=16)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    values = [total for name in names for total in running_totals.get(name, ())]
+    low, high = min([0, *values]), max([10, *values])  # 10: a scale even before round 1
+    ax.set_ylim(low, high + 0.04 * (high - low))
+    ax.grid(axis="y", color="#cccccc", linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.set_title(_plain(title))
+    ax.set_xlabel(_plain(xlabel))
+    # Beside the figure's edge, not the tick labels, so wide totals cannot push it off.
+    fig.text(0.04 / WIDTH, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
+    return _svg(fig, title)
+
+
+def rounds_chart(
+    names: Sequence[str],
+    rounds: Sequence[str],
+    round_scores: Mapping[str, Sequence[int]],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+) -> bytes:
+    """Each player's round scores as a small bar chart of their own, on one shared scale.
+
+    Small multiples stay readable from 2 to 14 players where grouped bars would not; a round
+    scored 0 (the player went out) gets a star on the baseline, since its bar is invisible.
+    All panels are drawn on one hidden Axes: a real Axes per player costs ~45 ms each.
+    """
+    _matplotlib()
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    count = max(len(names), 1)
+    columns = 1 if count == 1 else 2 if count <= 4 else 3 if count <= 9 else 4
+    rows = math.ceil(count / columns)
+    slots = max(len(rounds), *(len(s) for s in round_scores.values()), 1)
+    # Inches: margins around the panels, the gaps between them, and a panel's height.
+    left, right, top, bottom = 0.62, 0.12, 0.42, 0.5
+    column_gap, row_gap, panel_h = 0.18, 0.32, 1.05
+    plot_h = rows * panel_h + (rows - 1) * row_gap
+    height = top + plot_h + bottom
+    plot_w = WIDTH - left - right
+    panel_w = (plot_w - (columns - 1) * column_gap) / columns
+    slot = panel_w / slots
+    fig = Figure(figsize=(WIDTH, height))
+    ax = fig.add_axes((left / WIDTH, bottom / height, plot_w / WIDTH, plot_h / height))
+    ax.set_axis_off()
+    # Data coordinates are inches from the lower-left corner of the panels.
+    ax.set_xlim(0, plot_w)
+    ax.set_ylim(0, plot_h)
+
+    scores_seen = [score for name in names for score in round_scores.get(name, ())]
+    ticks = [
+        int(t)
+        for t in MaxNLocator(nbins=4, integer=True).tick_values(
+            min([0, *scores_seen]), max([10, *scores_seen])
+        )
+    ]
+    low, high = ticks[0], ticks[-1]
+
+    def origin(index: int) -> tuple[float, float]:
+        row, column = divmod(index, columns)
+        return column * (panel_w + column_gap), (rows - 1 - row) * (panel_h + row_gap)
+
+    def y_of(y0: float, score: float) -> float:
+        return y0 + (score - low) * panel_h / (high - low)
+
+    grid: list[tuple[float, float, float]] = []
+    frame: list[tuple[float, float, float]] = []
+    zero: list[tuple[float, float, float]] = []
+    step = _tick_step(slots, 14 if columns <= 2 else 7)
+    for index, name in enumerate(names):
+        x0, y0 = origin(index)
+        column = index % columns
+        grid += [(y_of(y0, t), x0, x0 + panel_w) for t in ticks if t != 0]
+        zero.append((y_of(y0, 0), x0, x0 + panel_w))
+        frame.append((x0, y0, y0 + panel_h))
+        scores = list(round_scores.get(name, ()))
+        xs = [x0 + (i + 0.5) * slot for i in range(len(scores))]
+        ax.vlines(
+            xs,
+            y_of(y0, 0),
+            [y_of(y0, s) for s in scores],
+            colors=style(index)["color"],
+            linewidth=0.7 * slot * 72,
+            capstyle="butt",
+            clip_on=False,
+        )
+        went_out = [x for x, score in zip(xs, scores, strict=True) if score == 0]
+        if went_out:
+            ax.plot(
+                went_out, [y_of(y0, 0)] * len(went_out), "k*", markersize=7, clip_on=False, zorder=3
+            )
+        ax.text(
+            x0,
+            y0 + panel_h + 0.05,
+            _short(name, {1: 60, 2: 34, 3: 21}.get(columns, 15)),
+            fontsize=9,
+            fontweight="bold",
+            va="bottom",
+        )
+        if column == 0:
+            for t in ticks:
+                ax.text(-0.06, y_of(y0, t), str(t), fontsize=7, ha="right", va="center")
+        if index + columns >= len(names):  # the lowest panel of its column
+            for i in range(0, slots, step):
+                label = rounds[i] if i < len(rounds) else str(i + 1)
+                ax.text(x0 + (i + 0.5) * slot, y0 - 0.08, label, fontsize=7, ha="center", va="top")
+    if grid:
+        ax.hlines(*zip(*grid, strict=True), colors="#dddddd", linewidth=0.5, zorder=0.5)
+    if names:
+        ax.hlines(*zip(*zero, strict=True), colors="#555555", linewidth=0.7, clip_on=False)
+        ax.vlines(*zip(*frame, strict=True), colors="#555555", linewidth=0.7, clip_on=False)
+    fig.text(
+        0.5, 1 - 0.08 / height, _plain(title), fontsize=10, fontweight="bold", ha="center", va="top"
+    )
+    fig.text(0.5, 0.04 / height, _plain(xlabel), fontsize=9, ha="center", va="bottom")
+    fig.text(0.04 / WIDTH, 0.5, _plain(ylabel), fontsize=9, rotation=90, ha="left", va="center")
+    return _svg(fig, title)

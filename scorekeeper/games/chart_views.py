@@ -1,0 +1,106 @@
+"""Chart and QR code images of a game, for its page (by device) and its share link (by token).
+
+Every image carries a strong ETag and `Cache-Control: private, no-cache`: a phone asks again
+each time it shows the page and gets a 304 until the game changes.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+
+from flask import Response, abort, request, url_for
+from flask_babel import gettext as _
+from werkzeug.routing import BuildError
+
+from scorekeeper.games import bp
+from scorekeeper.games.access import game_for_device, game_for_share
+from scorekeeper.models import Game
+from scorekeeper.services import charts as chart_service
+
+# SVG opened on its own is a document of our origin: let it load nothing and run nothing.
+SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
+
+
+def chart_text() -> chart_service.ChartText:
+    """The words on the charts, in the request's language."""
+    return chart_service.ChartText(
+        race_title=_("Running totals"),
+        rounds_title=_("Points per round"),
+        engine=_("Engine"),
+        hand=_("Hand"),
+        total=_("Total"),
+        points=_("Points"),
+    )
+
+
+def svg_response(svg: bytes, etag: str) -> Response:
+    """An SVG answer that the browser revalidates every time (304 while unchanged)."""
+    response = Response(svg, mimetype="image/svg+xml")
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Content-Security-Policy"] = SVG_POLICY
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.vary.add("Accept-Language")
+    return response.make_conditional(request)
+
+
+def _chart(game: Game, kind: str) -> Response:
+    svg, etag = chart_service.chart_svg(game, kind, chart_text())
+    return svg_response(svg, etag)
+
+
+@bp.get("/games/<int:game_id>/chart/<kind>.svg")
+def chart(game_id: int, kind: str) -> Response:
+    """A chart of a game this device created or opened: kind is 'race' or 'rounds'."""
+    if kind not in chart_service.KINDS:
+        abort(404)
+    game, _access = game_for_device(game_id)
+    return _chart(game, kind)
+
+
+@bp.get("/s/<token>/chart/<kind>.svg")
+def share_chart(token: str, kind: str) -> Response:
+    """A chart of the game a read-only share link points to."""
+    if kind not in chart_service.KINDS:
+        abort(404)
+    return _chart(game_for_share(token), kind)
+
+
+def share_url(game: Game) -> str:
+    """The absolute read-only link to the game, as the QR code encodes it."""
+    try:
+        return url_for("games.share", token=game.view_token, _external=True)
+    except BuildError:  # the share page's route is not registered (yet): same address by hand
+        return request.host_url + "s/" + game.view_token
+
+
+@functools.lru_cache(maxsize=256)
+def qr_svg(url: str, title: str) -> bytes:
+    """A QR code of `url` as SVG (segno is imported on first use)."""
+    import segno
+
+    buffer = io.BytesIO()
+    segno.make_qr(url, error="m").save(
+        buffer, kind="svg", scale=6, border=2, dark="#000", title=title
+    )
+    return buffer.getvalue()
+
+
+def _qr(game: Game) -> Response:
+    svg = qr_svg(share_url(game), _("Link to follow this game"))
+    return svg_response(svg, hashlib.blake2b(svg, digest_size=12).hexdigest())
+
+
+@bp.get("/games/<int:game_id>/qr.svg")
+def qr(game_id: int) -> Response:
+    """A QR code of the game's read-only share link, for others at the table to scan."""
+    game, _access = game_for_device(game_id)
+    return _qr(game)
+
+
+@bp.get("/s/<token>/qr.svg")
+def share_qr(token: str) -> Response:
+    """The same QR code, from the share page itself."""
+    return _qr(game_for_share(token))

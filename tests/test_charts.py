@@ -1,0 +1,150 @@
+"""The chart builders: valid, deterministic SVG from plain data, for 1 to 14 players."""
+
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from itertools import accumulate
+
+import pytest
+
+from scorekeeper import charts
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+ENGINES = [str(n) for n in range(12, -1, -1)]
+PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
+ROUNDS = {"Ana": [0, 12, 30], "Ben": [25, 0, 7], "Cleo": [8, 9, 0], "Dan": [40, 3, 11]}
+
+
+def totals(round_scores):
+    return {name: list(accumulate(scores)) for name, scores in round_scores.items()}
+
+
+def race(names=PLAYERS, rounds=ENGINES, round_scores=ROUNDS, higher_wins=False, title="Race"):
+    return charts.race_chart(
+        names,
+        rounds,
+        totals(round_scores),
+        higher_wins=higher_wins,
+        title=title,
+        xlabel="Engine",
+        ylabel="Total",
+    )
+
+
+def bars(names=PLAYERS, rounds=ENGINES, round_scores=ROUNDS, title="Rounds"):
+    return charts.rounds_chart(
+        names, rounds, round_scores, title=title, xlabel="Engine", ylabel="Points"
+    )
+
+
+def text_of(svg: bytes) -> str:
+    return " ".join(ET.fromstring(svg).itertext())
+
+
+def players(count):
+    names = [f"Player {n}" for n in range(1, count + 1)]
+    return names, {
+        name: [(seat * 7 + r * 5) % 31 for r in range(13)] for seat, name in enumerate(names)
+    }
+
+
+@pytest.mark.parametrize("build", [race, bars], ids=["race", "rounds"])
+def test_builders_return_svg_with_a_title_and_every_name(build):
+    svg = build()
+    root = ET.fromstring(svg)
+    assert root.tag == SVG_NS + "svg"
+    title = root.find(SVG_NS + "title")
+    assert title is not None and title.text in ("Race", "Rounds")
+    for name in PLAYERS:
+        assert name in text_of(svg)
+
+
+@pytest.mark.parametrize("build", [race, bars], ids=["race", "rounds"])
+def test_same_data_gives_the_same_bytes(build):
+    assert build() == build()
+
+
+@pytest.mark.parametrize("build", [race, bars], ids=["race", "rounds"])
+def test_a_changed_score_changes_the_chart(build):
+    changed = {**ROUNDS, "Ben": [25, 0, 8]}
+    assert build() != build(round_scores=changed)
+
+
+@pytest.mark.parametrize("build", [race, bars], ids=["race", "rounds"])
+@pytest.mark.parametrize("count", [1, 2, 5, 8, 14])
+def test_one_to_fourteen_players_over_thirteen_rounds(build, count):
+    names, round_scores = players(count)
+    svg = build(names=names, round_scores=round_scores)
+    text = text_of(svg)
+    assert all(name in text for name in names)
+
+
+@pytest.mark.parametrize("build", [race, bars], ids=["race", "rounds"])
+def test_a_game_without_rounds_still_draws_its_axes(build):
+    svg = build(round_scores={name: [] for name in PLAYERS})
+    assert "Ana" in text_of(svg)
+
+
+def test_race_legend_lists_the_leader_first_with_totals():
+    text = text_of(race())
+    # Totals: Ana 42, Ben 32, Cleo 17, Dan 54; lowest wins.
+    assert text.index("Cleo (17)") < text.index("Ben (32)") < text.index("Ana (42)")
+    high = text_of(race(higher_wins=True))
+    assert high.index("Dan (54)") < high.index("Ana (42)") < high.index("Cleo (17)")
+
+
+@pytest.mark.parametrize("build", [race, bars], ids=["race", "rounds"])
+def test_markup_in_names_and_titles_is_escaped(build):
+    names = ["Zoë & <Al>", "आरव", "Ben"]
+    round_scores = {name: [5, 0] for name in names}
+    svg = build(names=names, round_scores=round_scores, **{"title": "Scores <&> totals"})
+    root = ET.fromstring(svg)
+    assert root.find(SVG_NS + "title").text == "Scores <&> totals"
+    assert "Zoë & <Al>" in text_of(svg)
+    assert "आरव" in text_of(svg)
+
+
+@pytest.mark.parametrize("build", [race, bars], ids=["race", "rounds"])
+def test_dollar_signs_are_text_not_a_formula(build):
+    names = ["Ca$h", "$am $mith", "x$^$"]
+    svg = build(names=names, round_scores={name: [3] for name in names}, title="$5 a $game")
+    text = text_of(svg)
+    assert all(name in text for name in names)
+    assert "$5 a $game" in text
+
+
+def test_long_names_are_shortened():
+    long = "Bartholomew-Maximilian of the Long Table"
+    names, round_scores = players(8)
+    names[0] = long
+    round_scores[long] = round_scores.pop("Player 1")
+    text = text_of(bars(names=names, round_scores=round_scores))
+    assert long not in text
+    assert "Bartholomew-Maximili\u2026" in text
+
+
+def test_a_negative_round_score_extends_the_scale_below_zero():
+    # A signed adjustment (a house rule) can take a round below zero.
+    text = text_of(bars(round_scores={**ROUNDS, "Ana": [-5, 12, 30]}))
+    assert re.search(r"(^|\s)-\d+\b", text)
+    assert not re.search(r"(^|\s)-\d+\b", text_of(bars()))
+
+
+def test_every_player_of_fourteen_has_a_style_of_their_own():
+    styles = [charts.style(seat) for seat in range(14)]
+    # In grey print: line style and marker together tell players apart.
+    assert len({(s["linestyle"], s["marker"]) for s in styles}) == 14
+    # In colour, colour and line style do too.
+    assert len({(s["color"], s["linestyle"]) for s in styles}) == 14
+    assert len({s["color"] for s in styles[:8]}) == 8
+
+
+def test_importing_the_app_does_not_import_matplotlib():
+    code = (
+        "import sys; from scorekeeper import create_app; "
+        "create_app({'TESTING': True, 'SECRET_KEY': 't', 'SQLALCHEMY_DATABASE_URI': 'sqlite://'}); "
+        "assert 'matplotlib' not in sys.modules, 'matplotlib imported at start-up'"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
