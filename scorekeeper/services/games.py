@@ -253,7 +253,8 @@ def describe_hand(result: core.HandResult) -> str:
         text += " (" + " ".join(str(t) for t in result.tiles) + ")"
     if result.penalty:
         text += f" {result.penalty:+d}"
-    return text
+    # Change.old_value/new_value hold 400 characters (enforced by PostgreSQL): cut long hands.
+    return text if len(text) <= 400 else text[:399] + "…"
 
 
 def _bump_version(game: Game, expected: int | None) -> None:
