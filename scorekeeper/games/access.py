@@ -9,10 +9,13 @@ from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 
 
-def game_for_device(game_id: int, *, edit: bool = False) -> tuple[Game, str]:
+def game_for_device(game_id: int, *, edit: bool = False, full: bool = True) -> tuple[Game, str]:
     """The game and this device's access ('edit' or 'view'); 404 if unknown or not shared with
-    this device, 403 if it may only look but asked to edit."""
-    game = game_service.load_game(game_id)
+    this device, 403 if it may only look but asked to edit.
+
+    `full=False` loads only the game's row (rounds load on first use): enough for a cached chart.
+    """
+    game = game_service.load_game(game_id) if full else game_service.game_row(game_id)
     if game is None:
         abort(404)
     access = game_service.device_access(current_device(), game)
@@ -23,9 +26,9 @@ def game_for_device(game_id: int, *, edit: bool = False) -> tuple[Game, str]:
     return game, access
 
 
-def game_for_share(view_token: str) -> Game:
+def game_for_share(view_token: str, *, full: bool = True) -> Game:
     """The game a read-only share link points to, or 404."""
-    game = game_service.game_by_token(view_token, edit=False)
+    game = game_service.game_by_token(view_token, edit=False, full=full)
     if game is None:
         abort(404)
     return game

@@ -56,7 +56,7 @@ def chart(game_id: int, kind: str) -> Response:
     """A chart of a game this device created or opened: kind is 'race' or 'rounds'."""
     if kind not in chart_service.KINDS:
         abort(404)
-    game, _access = game_for_device(game_id)
+    game, _access = game_for_device(game_id, full=False)
     return _chart(game, kind)
 
 
@@ -65,7 +65,7 @@ def share_chart(token: str, kind: str) -> Response:
     """A chart of the game a read-only share link points to."""
     if kind not in chart_service.KINDS:
         abort(404)
-    return _chart(game_for_share(token), kind)
+    return _chart(game_for_share(token, full=False), kind)
 
 
 def share_url(game: Game) -> str:
@@ -96,11 +96,11 @@ def _qr(game: Game) -> Response:
 @bp.get("/games/<int:game_id>/qr.svg")
 def qr(game_id: int) -> Response:
     """A QR code of the game's read-only share link, for others at the table to scan."""
-    game, _access = game_for_device(game_id)
+    game, _access = game_for_device(game_id, full=False)
     return _qr(game)
 
 
 @bp.get("/s/<token>/qr.svg")
 def share_qr(token: str) -> Response:
     """The same QR code, from the share page itself."""
-    return _qr(game_for_share(token))
+    return _qr(game_for_share(token, full=False))

@@ -61,9 +61,16 @@ def load_game(game_id: int) -> Game | None:
     ).scalar_one_or_none()
 
 
-def game_by_token(token: str, *, edit: bool) -> Game | None:
+def game_row(game_id: int) -> Game | None:
+    """Only the game's own row; its players and rounds load when first touched."""
+    return db.session.get(Game, game_id)
+
+
+def game_by_token(token: str, *, edit: bool, full: bool = True) -> Game | None:
     """The game a share link (view) or edit link points to."""
     column = Game.edit_token if edit else Game.view_token
+    if not full:
+        return db.session.execute(select(Game).where(column == token)).scalar_one_or_none()
     game_id = db.session.execute(select(Game.id).where(column == token)).scalar_one_or_none()
     return load_game(game_id) if game_id is not None else None
 

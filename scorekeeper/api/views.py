@@ -1,0 +1,276 @@
+"""API routes: read JSON, call one game service, answer with JSON, ETag and the right status."""
+
+from __future__ import annotations
+
+import hmac
+import re
+from typing import Any
+
+from flask import Response, jsonify, request, url_for
+from flask_babel import gettext as _
+from werkzeug.routing import BuildError
+
+from scorekeeper import core
+from scorekeeper.api import bp, parse, serialise
+from scorekeeper.api.openapi import document
+from scorekeeper.models import Game
+from scorekeeper.services import games as game_service
+
+# The history shows changes made through the API as coming from "api" (devices.device_label).
+API_DEVICE = "api"
+# Game ids are stored as 32-bit integers: a larger id in a URL is simply not found.
+GAME = "<int(max=2147483647):game_id>"
+ROUND = "<int(max=2147483647):number>"
+# RFC 6750 b64token; anything else in the header is malformed.
+_TOKEN = re.compile(r"[A-Za-z0-9._~+/-]{1,200}=*")
+
+
+class ApiError(Exception):
+    """Stop a request with a JSON body, a status and optional headers."""
+
+    def __init__(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None):
+        self.status = status
+        self.body = body
+        self.headers = headers or {}
+        super().__init__(status)
+
+
+@bp.errorhandler(ApiError)
+def _api_error(error: ApiError) -> Response:
+    response = jsonify(error.body)
+    response.status_code = error.status
+    for name, value in error.headers.items():
+        response.headers[name] = value
+    return response
+
+
+@bp.errorhandler(parse.BadBody)
+def _bad_body(error: parse.BadBody) -> tuple[Response, int]:
+    return jsonify(error=error.message), 400
+
+
+@bp.errorhandler(parse.Invalid)
+def _invalid(error: parse.Invalid) -> tuple[Response, int]:
+    return jsonify(errors=error.errors), 422
+
+
+def _problems(problems: tuple[core.Problem, ...] | list[core.Problem]) -> list[dict[str, Any]]:
+    return [parse.problem_error(problem) for problem in problems]
+
+
+def _with_game(
+    body: Any, game: Game, status: int = 200, headers: dict[str, str] | None = None
+) -> Response:
+    """A JSON response carrying the game's current ETag."""
+    response = jsonify(body)
+    response.status_code = status
+    response.set_etag(game.etag)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _bearer_token() -> str:
+    """The token of `Authorization: Bearer <token>`; 401 if the header is missing or malformed."""
+    parts = request.headers.get("Authorization", "").split()
+    if len(parts) != 2 or parts[0].lower() != "bearer" or not _TOKEN.fullmatch(parts[1]):
+        raise ApiError(
+            401,
+            {"error": _("Send the game's token in an Authorization: Bearer header.")},
+            {"WWW-Authenticate": 'Bearer realm="scorekeeper"'},
+        )
+    return parts[1]
+
+
+def _game_for(game_id: int, *, edit: bool) -> Game:
+    """The game, if the bearer token may read it (view or edit token) or score it (edit)."""
+    token = _bearer_token().encode()
+    game = game_service.load_game(game_id)
+    if game is None:
+        raise ApiError(404, {"error": _("There is no game %(id)s.", id=game_id)})
+    tokens = [game.edit_token] if edit else [game.edit_token, game.view_token]
+    if not any(hmac.compare_digest(token, known.encode()) for known in tokens):
+        message = (
+            _("Recording scores needs this game's edit token.")
+            if edit
+            else _("That token does not open this game.")
+        )
+        raise ApiError(403, {"error": message})
+    return game
+
+
+def _stale(game_id: int, *, precondition: bool) -> ApiError:
+    """412 (If-Match sent) or 409: someone else saved first; the body has the game as it is now."""
+    game = game_service.load_game(game_id)
+    assert game is not None  # games are never deleted
+    return ApiError(
+        412 if precondition else 409,
+        {
+            "error": _("The game changed since you read it: nothing was saved."),
+            "game": serialise.game_dict(game),
+        },
+        {"ETag": f'"{game.etag}"'},
+    )
+
+
+def _expected_version(game: Game) -> int | None:
+    """The version an If-Match header pins the save to (412 now if it is already stale)."""
+    if "If-Match" not in request.headers:
+        return None
+    if not request.if_match.contains(game.etag):
+        raise _stale(game.id, precondition=True)
+    return game.version
+
+
+def _link(endpoint: str, prefix: str, token: str) -> str:
+    try:
+        return url_for(endpoint, token=token, _external=True)
+    except BuildError:
+        # TODO: drop once games.claim (/e/<token>) and games.share (/s/<token>) are routed.
+        return request.host_url + prefix + "/" + token
+
+
+def _saved_or_raise(outcome: game_service.SaveOutcome) -> None:
+    """422 with the errors, or with the warnings a client must confirm, if nothing was saved."""
+    if outcome.saved:
+        return
+    if outcome.needs_confirmation:
+        raise ApiError(422, {"warnings": _problems(outcome.check.warnings)})
+    raise ApiError(422, {"errors": _problems(outcome.check.errors)})
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The OpenAPI 3 description of this API."""
+    return jsonify(document())
+
+
+@bp.post("/games")
+def create_game() -> Response:
+    """Create a game; the answer holds its edit and view tokens."""
+    wanted = parse.game_request(parse.json_body())
+    try:
+        game = game_service.create_game(
+            wanted.players, wanted.rules, wanted.teams, device=API_DEVICE
+        )
+    except core.RuleError as error:
+        raise ApiError(422, {"errors": _problems(error.problems)}) from None
+    body = serialise.created_dict(
+        game,
+        _link("games.claim", "e", game.edit_token),
+        _link("games.share", "s", game.view_token),
+    )
+    location = url_for("api.game", game_id=game.id, _external=True)
+    return _with_game(body, game, 201, {"Location": location})
+
+
+@bp.get(f"/games/{GAME}")
+def game(game_id: int) -> Response:
+    """The game's players, options, rounds and standings (view or edit token)."""
+    found = _game_for(game_id, edit=False)
+    if request.if_none_match.contains_weak(found.etag):
+        response = Response(status=304)
+        response.set_etag(found.etag)
+    else:
+        response = _with_game(serialise.game_dict(found), found)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@bp.get(f"/games/{GAME}/rounds/{ROUND}")
+def round_(game_id: int, number: int) -> Response:
+    """One recorded round, hand by hand (view or edit token)."""
+    found = _game_for(game_id, edit=False)
+    row = next((row for row in found.round_rows if row.number == number), None)
+    if row is None:
+        raise ApiError(404, {"error": _("Round %(number)s is not recorded.", number=number)})
+    return _with_game(serialise.round_dict(number, game_service.result_of(found, row)), found)
+
+
+@bp.post(f"/games/{GAME}/rounds")
+def record_round(game_id: int) -> Response:
+    """Record the next round (edit token)."""
+    found = _game_for(game_id, edit=True)
+    expected = _expected_version(found)
+    wanted = parse.round_request(parse.json_body())
+    try:
+        outcome = game_service.record_round(
+            found,
+            wanted.entry,
+            number=wanted.number,
+            confirm=wanted.confirm,
+            device=API_DEVICE,
+            expected_version=expected,
+        )
+    except game_service.StaleGame:
+        raise _stale(game_id, precondition=expected is not None) from None
+    except game_service.GameOver:
+        raise ApiError(
+            409, {"error": _("This game is over: no more rounds can be recorded.")}
+        ) from None
+    _saved_or_raise(outcome)
+    assert outcome.round is not None and outcome.check.result is not None
+    number = outcome.round.number
+    location = url_for("api.round_", game_id=game_id, number=number, _external=True)
+    body = serialise.round_dict(number, outcome.check.result)
+    return _with_game(body, found, 201, {"Location": location})
+
+
+@bp.put(f"/games/{GAME}/rounds/{ROUND}")
+def edit_round(game_id: int, number: int) -> Response:
+    """Correct a recorded round (edit token)."""
+    found = _game_for(game_id, edit=True)
+    expected = _expected_version(found)
+    wanted = parse.round_request(parse.json_body())
+    if wanted.number is not None and wanted.number != number:
+        raise ApiError(
+            422,
+            {
+                "errors": [
+                    parse.field_error(
+                        "number",
+                        _("This is round %(number)s: number must match it.", number=number),
+                    )
+                ]
+            },
+        )
+    try:
+        outcome = game_service.edit_round(
+            found,
+            number,
+            wanted.entry,
+            confirm=wanted.confirm,
+            device=API_DEVICE,
+            expected_version=expected,
+        )
+    except LookupError:
+        raise ApiError(
+            404, {"error": _("Round %(number)s is not recorded.", number=number)}
+        ) from None
+    except game_service.StaleGame:
+        raise _stale(game_id, precondition=expected is not None) from None
+    _saved_or_raise(outcome)
+    assert outcome.check.result is not None
+    return _with_game(serialise.round_dict(number, outcome.check.result), found)
+
+
+@bp.delete(f"/games/{GAME}/rounds/{ROUND}")
+def delete_round(game_id: int, number: int) -> Response:
+    """Remove the last recorded round (edit token); the answer is the game as it is now."""
+    found = _game_for(game_id, edit=True)
+    expected = _expected_version(found)
+    last = found.round_rows[-1].number if found.round_rows else 0
+    if not 1 <= number <= last:
+        raise ApiError(404, {"error": _("Round %(number)s is not recorded.", number=number)})
+    if number != last:
+        raise ApiError(
+            409,
+            {"error": _("Only the last round (round %(last)s) can be deleted.", last=last)},
+        )
+    try:
+        game_service.undo_last_round(
+            found, device=API_DEVICE, expected_version=expected, number=number
+        )
+    except game_service.StaleGame:
+        raise _stale(game_id, precondition=expected is not None) from None
+    return _with_game(serialise.game_dict(found), found)
