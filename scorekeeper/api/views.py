@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import Response, jsonify, request, url_for
 from flask_babel import gettext as _
-from werkzeug.routing import BuildError
 
 from scorekeeper import core
 from scorekeeper.api import bp, parse, serialise
@@ -122,14 +121,6 @@ def _expected_version(game: Game) -> int | None:
     return game.version
 
 
-def _link(endpoint: str, prefix: str, token: str) -> str:
-    try:
-        return url_for(endpoint, token=token, _external=True)
-    except BuildError:
-        # TODO: drop once games.claim (/e/<token>) and games.share (/s/<token>) are routed.
-        return request.host_url + prefix + "/" + token
-
-
 def _saved_or_raise(outcome: game_service.SaveOutcome) -> None:
     """422 with the errors, or with the warnings a client must confirm, if nothing was saved."""
     if outcome.saved:
@@ -157,8 +148,8 @@ def create_game() -> Response:
         raise ApiError(422, {"errors": _problems(error.problems)}) from None
     body = serialise.created_dict(
         game,
-        _link("games.claim", "e", game.edit_token),
-        _link("games.share", "s", game.view_token),
+        url_for("games.claim", token=game.edit_token, _external=True),
+        url_for("games.share", token=game.view_token, _external=True),
     )
     location = url_for("api.game", game_id=game.id, _external=True)
     return _with_game(body, game, 201, {"Location": location})
