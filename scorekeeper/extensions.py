@@ -5,6 +5,7 @@ from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
+from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
 from scorekeeper.config import SUPPORTED_LOCALES
@@ -12,6 +13,17 @@ from scorekeeper.config import SUPPORTED_LOCALES
 
 class Base(DeclarativeBase):
     """Declarative base for every table; models use it through ``db.Model``."""
+
+    # Named constraints, so later migrations can alter them (SQLite batch mode needs names).
+    metadata = MetaData(
+        naming_convention={
+            "ix": "ix_%(column_0_label)s",
+            "uq": "uq_%(table_name)s_%(column_0_name)s",
+            "ck": "ck_%(table_name)s_%(constraint_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
 
 
 db = SQLAlchemy(model_class=Base)

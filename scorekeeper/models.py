@@ -15,7 +15,26 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 # Base is defined beside db in extensions.py so this module can import db without a cycle.
 from scorekeeper.extensions import Base, db
 
-__all__ = ["Base", "db", "Game", "Player", "Round", "Hand", "Penalty", "Change", "DeviceGame"]
+__all__ = [
+    "Base",
+    "db",
+    "Game",
+    "Player",
+    "Round",
+    "Hand",
+    "Penalty",
+    "Change",
+    "DeviceGame",
+    "User",
+    "ApiToken",
+    "SignInAttempt",
+    "Club",
+    "Membership",
+    "Invite",
+    "RosterPlayer",
+]
+
+ROLES = ("viewer", "scorer", "owner")
 
 
 def utcnow() -> datetime:
@@ -54,6 +73,10 @@ class Game(db.Model):
     edit_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
     view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
     created_by: Mapped[str | None] = mapped_column(String(64))
+    # A club game is seen by the club's members (and scored by its scorers); None: a quick game.
+    club_id: Mapped[int | None] = mapped_column(
+        ForeignKey("clubs.id", ondelete="CASCADE"), index=True
+    )
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -78,6 +101,10 @@ class Player(db.Model):
     seat: Mapped[int]
     name: Mapped[str] = mapped_column(String(40))
     team: Mapped[int | None]
+    # The club's roster entry this seat was (None for quick games and guests).
+    roster_player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("roster_players.id", ondelete="SET NULL"), index=True
+    )
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -169,3 +196,139 @@ class DeviceGame(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     can_edit: Mapped[bool] = mapped_column(default=False)
     opened_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# Accounts and clubs --------------------------------------------------------------------------
+
+
+class User(db.Model):
+    """An account: a person who signs in (no account is needed for a quick game)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    # None for an account imported from another instance until its owner sets a password.
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Changing the password bumps this, which signs out every other session of the account.
+    session_version: Mapped[int] = mapped_column(default=1)
+
+    memberships: Mapped[list[Membership]] = relationship(
+        back_populates="user", cascade="all, delete-orphan"
+    )
+
+    # Flask-Login's user protocol.
+    is_active = True
+    is_anonymous = False
+
+    @property
+    def is_authenticated(self) -> bool:
+        return True
+
+    def get_id(self) -> str:
+        return f"{self.id}:{self.session_version}"
+
+
+class ApiToken(db.Model):
+    """A personal API token; only its SHA-256 is stored, and it can be revoked."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(80), default="")
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime | None]
+    revoked_at: Mapped[datetime | None]
+
+
+class SignInAttempt(db.Model):
+    """A failed sign-in, kept a short while to slow down password guessing."""
+
+    __tablename__ = "sign_in_attempts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), index=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
+class Club(db.Model):
+    """A club: its members, roster, games and default rules."""
+
+    __tablename__ = "clubs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Off by default: a club's records are private to its members.
+    public: Mapped[bool] = mapped_column(default=False)
+    public_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    # Default rules, prefilled when a member sets up a club game.
+    set_size: Mapped[int] = mapped_column(default=12)
+    blank_scoring: Mapped[str] = mapped_column(String(20), default="face")
+    rounds: Mapped[int | None]
+    order: Mapped[str] = mapped_column(String(12), default="descending")
+    open_train_points: Mapped[int] = mapped_column(default=0)
+    strategic_error: Mapped[bool] = mapped_column(default=False)
+    adjustments: Mapped[bool] = mapped_column(default=False)
+
+    memberships: Mapped[list[Membership]] = relationship(
+        back_populates="club", cascade="all, delete-orphan"
+    )
+    roster: Mapped[list[RosterPlayer]] = relationship(
+        back_populates="club", order_by="RosterPlayer.display_name", cascade="all, delete-orphan"
+    )
+
+
+class Membership(db.Model):
+    """A user's place in a club: owner, scorer or viewer."""
+
+    __tablename__ = "memberships"
+    __table_args__ = (UniqueConstraint("club_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(10))
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    club: Mapped[Club] = relationship(back_populates="memberships")
+    user: Mapped[User] = relationship(back_populates="memberships")
+
+
+class Invite(db.Model):
+    """An invitation link to join a club with a role; it expires and can be revoked."""
+
+    __tablename__ = "invites"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    role: Mapped[str] = mapped_column(String(10), default="viewer")
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+    revoked_at: Mapped[datetime | None]
+
+
+class RosterPlayer(db.Model):
+    """A person on a club's roster: the same player from game to game."""
+
+    __tablename__ = "roster_players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    display_name: Mapped[str] = mapped_column(String(40))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    archived: Mapped[bool] = mapped_column(default=False)
+    # Set when this entry was merged into another (the same person entered twice).
+    merged_into_id: Mapped[int | None] = mapped_column(
+        ForeignKey("roster_players.id", ondelete="SET NULL")
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    club: Mapped[Club] = relationship(back_populates="roster")

@@ -1,8 +1,8 @@
 """games, players, rounds, hands, penalties, history, devices
 
-Revision ID: 5dbc1188133c
+Revision ID: 0001
 Revises:
-Create Date: 2026-11-21 23:32:38.476998
+Create Date: 2026-11-21 23:57:38.145355
 
 """
 
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "5dbc1188133c"
+revision = "0001"
 down_revision = None
 branch_labels = None
 depends_on = None
@@ -40,9 +40,9 @@ def upgrade():
         sa.Column("edit_token", sa.String(length=64), nullable=False),
         sa.Column("view_token", sa.String(length=64), nullable=False),
         sa.Column("created_by", sa.String(length=64), nullable=True),
-        sa.PrimaryKeyConstraint("id"),
-        sa.UniqueConstraint("edit_token"),
-        sa.UniqueConstraint("view_token"),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_games")),
+        sa.UniqueConstraint("edit_token", name=op.f("uq_games_edit_token")),
+        sa.UniqueConstraint("view_token", name=op.f("uq_games_view_token")),
     )
     op.create_table(
         "changes",
@@ -55,8 +55,10 @@ def upgrade():
         sa.Column("old_value", sa.String(length=400), nullable=True),
         sa.Column("new_value", sa.String(length=400), nullable=True),
         sa.Column("device", sa.String(length=64), nullable=True),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("id"),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_changes_game_id_games"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_changes")),
     )
     with op.batch_alter_table("changes", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_changes_game_id"), ["game_id"], unique=False)
@@ -68,9 +70,14 @@ def upgrade():
         sa.Column("game_id", sa.Integer(), nullable=False),
         sa.Column("can_edit", sa.Boolean(), nullable=False),
         sa.Column("opened_at", sa.DateTime(), nullable=False),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("id"),
-        sa.UniqueConstraint("device", "game_id"),
+        sa.ForeignKeyConstraint(
+            ["game_id"],
+            ["games.id"],
+            name=op.f("fk_device_games_game_id_games"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_device_games")),
+        sa.UniqueConstraint("device", "game_id", name=op.f("uq_device_games_device")),
     )
     with op.batch_alter_table("device_games", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_device_games_device"), ["device"], unique=False)
@@ -83,9 +90,11 @@ def upgrade():
         sa.Column("seat", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(length=40), nullable=False),
         sa.Column("team", sa.Integer(), nullable=True),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("id"),
-        sa.UniqueConstraint("game_id", "seat"),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_players_game_id_games"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_players")),
+        sa.UniqueConstraint("game_id", "seat", name=op.f("uq_players_game_id")),
     )
     with op.batch_alter_table("players", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_players_game_id"), ["game_id"], unique=False)
@@ -101,9 +110,11 @@ def upgrade():
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("updated_at", sa.DateTime(), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("id"),
-        sa.UniqueConstraint("game_id", "number"),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["games.id"], name=op.f("fk_rounds_game_id_games"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_rounds")),
+        sa.UniqueConstraint("game_id", "number", name=op.f("uq_rounds_game_id")),
     )
     with op.batch_alter_table("rounds", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_rounds_game_id"), ["game_id"], unique=False)
@@ -118,9 +129,11 @@ def upgrade():
         sa.Column("penalty", sa.Integer(), nullable=False),
         sa.Column("score", sa.Integer(), nullable=False),
         sa.Column("went_out", sa.Boolean(), nullable=False),
-        sa.ForeignKeyConstraint(["round_id"], ["rounds.id"], ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("id"),
-        sa.UniqueConstraint("round_id", "seat"),
+        sa.ForeignKeyConstraint(
+            ["round_id"], ["rounds.id"], name=op.f("fk_hands_round_id_rounds"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_hands")),
+        sa.UniqueConstraint("round_id", "seat", name=op.f("uq_hands_round_id")),
     )
     with op.batch_alter_table("hands", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_hands_round_id"), ["round_id"], unique=False)
@@ -133,8 +146,13 @@ def upgrade():
         sa.Column("kind", sa.String(length=20), nullable=False),
         sa.Column("points", sa.Integer(), nullable=False),
         sa.Column("reason", sa.String(length=200), nullable=False),
-        sa.ForeignKeyConstraint(["round_id"], ["rounds.id"], ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("id"),
+        sa.ForeignKeyConstraint(
+            ["round_id"],
+            ["rounds.id"],
+            name=op.f("fk_penalties_round_id_rounds"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_penalties")),
     )
     with op.batch_alter_table("penalties", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_penalties_round_id"), ["round_id"], unique=False)

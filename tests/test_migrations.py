@@ -1,0 +1,91 @@
+"""Migrations: every schema change is one; upgrading keeps the games already played."""
+
+from __future__ import annotations
+
+import flask_migrate
+from sqlalchemy import inspect, text
+
+from scorekeeper import core, create_app
+from scorekeeper.extensions import db
+from scorekeeper.services import games as game_service
+
+
+def make_app(path):
+    return create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}
+    )
+
+
+def test_upgrade_from_the_game_night_schema_keeps_quick_games(tmp_path):
+    app = make_app(tmp_path / "old.sqlite")
+    with app.app_context():
+        flask_migrate.upgrade(revision="0001")
+        assert "clubs" not in inspect(db.engine).get_table_names()
+        with db.engine.begin() as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO games (id, created_at, updated_at, game_type, set_size,"
+                    ' blank_scoring, start_double, rounds, "order", hand_size, target,'
+                    " open_train_points, strategic_error, adjustments, ended_early, version,"
+                    " edit_token, view_token) VALUES (7, '2026-11-01', '2026-11-01',"
+                    " 'mexican_train', 12, 'face', 12, 13, 'descending', 12, 100, 0, 0, 0, 0, 2,"
+                    " 'edit-token-7', 'view-token-7')"
+                )
+            )
+            for seat, name in enumerate(["Ana", "Ben"]):
+                connection.execute(
+                    text("INSERT INTO players (game_id, seat, name) VALUES (7, :seat, :name)"),
+                    {"seat": seat, "name": name},
+                )
+            connection.execute(
+                text(
+                    "INSERT INTO rounds (id, game_id, number, engine, out_seat, blocked,"
+                    " created_at, updated_at, version) VALUES (1, 7, 1, 12, 0, 0, '2026-11-01',"
+                    " '2026-11-01', 1)"
+                )
+            )
+            for seat, pips, score, out in [(0, 0, 0, 1), (1, 23, 23, 0)]:
+                connection.execute(
+                    text(
+                        "INSERT INTO hands (round_id, seat, pips, penalty, score, went_out)"
+                        " VALUES (1, :seat, :pips, 0, :score, :out)"
+                    ),
+                    {"seat": seat, "pips": pips, "score": score, "out": out},
+                )
+        flask_migrate.upgrade()
+        assert {"clubs", "users", "roster_players"} <= set(inspect(db.engine).get_table_names())
+        game = game_service.load_game(7)
+        assert game.club_id is None
+        state = game_service.state_of(game)
+        assert [(line.name, line.total) for line in state.standings] == [("Ana", 0), ("Ben", 23)]
+        assert state.next_engine == 11
+        db.engine.dispose()
+
+
+def test_models_match_the_migrations(tmp_path):
+    """A model change without its migration fails here (like `flask db check`)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    app = make_app(tmp_path / "head.sqlite")
+    with app.app_context():
+        flask_migrate.upgrade()
+        with db.engine.connect() as connection:
+            context = MigrationContext.configure(connection)
+            assert compare_metadata(context, db.metadata) == []
+        flask_migrate.downgrade(revision="base")
+        assert inspect(db.engine).get_table_names() == ["alembic_version"]
+        db.engine.dispose()
+
+
+def test_a_game_survives_a_round_trip_through_the_club_migration(tmp_path):
+    app = make_app(tmp_path / "trip.sqlite")
+    with app.app_context():
+        flask_migrate.upgrade()
+        game = game_service.create_game(["Ana", "Ben"], core.GameRules(rounds=2))
+        game_id = game.id
+        flask_migrate.downgrade(revision="0001")
+        flask_migrate.upgrade()
+        db.session.expire_all()
+        assert [p.name for p in game_service.load_game(game_id).players] == ["Ana", "Ben"]
+        db.engine.dispose()
