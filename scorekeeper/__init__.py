@@ -37,7 +37,8 @@ def register_extensions(app: Flask) -> None:
     from flask_babel import get_locale
 
     from scorekeeper import devices, models  # noqa: F401  (models registers tables)
-    from scorekeeper.extensions import babel, csrf, db, migrate, select_locale
+    from scorekeeper.extensions import babel, csrf, db, login_manager, migrate, select_locale
+    from scorekeeper.services.accounts import load_user
 
     db.init_app(app)
     # An absolute directory lets `flask db ...` run from any working directory.
@@ -45,6 +46,8 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=migrations_dir)
     csrf.init_app(app)
     devices.init_app(app)
+    login_manager.init_app(app)
+    login_manager.user_loader(load_user)
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals["get_locale"] = get_locale
 

@@ -2,6 +2,7 @@
 
 from flask import request
 from flask_babel import Babel
+from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -31,6 +32,7 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 babel = Babel()
+login_manager = LoginManager()
 
 
 def select_locale() -> str | None:

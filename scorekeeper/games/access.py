@@ -1,25 +1,46 @@
-"""Who may see or score a game: the devices that created or opened it, and token holders."""
+"""Who may see or score a game.
+
+A quick game belongs to the devices that created it or opened its edit link (scorers) or share
+link (viewers). A club game belongs to the club: its scorers and owners score it, its viewers
+watch it, nobody else sees it (unless the owner made the club's page public: then read-only).
+"""
 
 from __future__ import annotations
 
 from flask import abort
+from flask_login import current_user
 
 from scorekeeper.devices import current_device
-from scorekeeper.models import Game
+from scorekeeper.extensions import db, login_manager
+from scorekeeper.models import Club, Game
+from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 
 
+def access_to(game: Game) -> str | None:
+    """'edit', 'view' or None: what this visitor may do with the game."""
+    if game.club_id is not None:
+        role = club_service.role_in(current_user, game.club_id)
+        if club_service.at_least(role, "scorer"):
+            return "edit"
+        return "view" if role is not None else None
+    return game_service.device_access(current_device(), game)
+
+
 def game_for_device(game_id: int, *, edit: bool = False, full: bool = True) -> tuple[Game, str]:
-    """The game and this device's access ('edit' or 'view'); 404 if unknown or not shared with
-    this device, 403 if it may only look but asked to edit.
+    """The game and this visitor's access ('edit' or 'view'); 404 if unknown or not theirs
+    (a signed-out visitor is sent to sign in for a club game), 403 if they may only look but
+    asked to edit.
 
     `full=False` loads only the game's row (rounds load on first use): enough for a cached chart.
     """
     game = game_service.load_game(game_id) if full else game_service.game_row(game_id)
     if game is None:
         abort(404)
-    access = game_service.device_access(current_device(), game)
+    access = access_to(game)
     if access is None:
+        if game.club_id is not None and not current_user.is_authenticated:
+            abort(login_manager.unauthorized())
         abort(404)
     if edit and access != "edit":
         abort(403)
@@ -27,8 +48,12 @@ def game_for_device(game_id: int, *, edit: bool = False, full: bool = True) -> t
 
 
 def game_for_share(view_token: str, *, full: bool = True) -> Game:
-    """The game a read-only share link points to, or 404."""
+    """The game a read-only share link points to, or 404 (a private club's games have none)."""
     game = game_service.game_by_token(view_token, edit=False, full=full)
     if game is None:
         abort(404)
+    if game.club_id is not None:
+        club = db.session.get(Club, game.club_id)
+        if club is None or not club.public:
+            abort(404)
     return game

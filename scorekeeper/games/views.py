@@ -316,7 +316,7 @@ def end(game_id: int) -> ResponseReturnValue:
 def claim(token: str) -> ResponseReturnValue:
     """An edit link: this phone may now score the game."""
     game = game_service.game_by_token(token, edit=True)
-    if game is None:
+    if game is None or game.club_id is not None:  # club games are scored by the club's scorers
         abort(404)
     game_service.remember(current_device(), game, can_edit=True)
     flash(_("You can now record rounds for this game on this phone."), "success")

@@ -171,8 +171,13 @@ def create_game(
     teams: Sequence[Sequence[str]] = (),
     *,
     device: str | None = None,
+    club_id: int | None = None,
+    roster_ids: Sequence[int | None] | None = None,
 ) -> Game:
-    """Create a game from a table's choices; raises core.RuleError if they break the rules."""
+    """Create a game from a table's choices; raises core.RuleError if they break the rules.
+
+    A club game gets `club_id` (the club's members see it, not the device) and, per seat, the
+    roster entry that player is (None for a guest)."""
     setup = core.new_game(players, rules, teams)
     resolved = setup.rules
     game = Game(
@@ -188,10 +193,17 @@ def create_game(
         strategic_error=resolved.house_rules.strategic_error,
         adjustments=resolved.house_rules.adjustments,
         created_by=device,
+        club_id=club_id,
     )
     team_of = {name: index for index, team in enumerate(setup.teams, 1) for name in team}
+    roster = list(roster_ids or [])
     game.players = [
-        Player(seat=seat, name=name, team=team_of.get(name))
+        Player(
+            seat=seat,
+            name=name,
+            team=team_of.get(name),
+            roster_player_id=roster[seat] if seat < len(roster) else None,
+        )
         for seat, name in enumerate(setup.players)
     ]
     db.session.add(game)
@@ -199,7 +211,7 @@ def create_game(
     db.session.add(
         Change(game_id=game.id, action="created", new_value=", ".join(setup.players), device=device)
     )
-    if device:
+    if device and club_id is None:
         db.session.add(DeviceGame(device=device, game_id=game.id, can_edit=True))
     db.session.commit()
     return game
