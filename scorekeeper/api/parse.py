@@ -16,6 +16,7 @@ from flask import request
 from flask_babel import gettext as _
 
 from scorekeeper import core
+from scorekeeper.i18n import problem_text
 
 # Numbers are stored in 32-bit integer columns (PostgreSQL INTEGER): refuse anything larger.
 MAX_INT = 2**31 - 1
@@ -45,8 +46,8 @@ def field_error(field: str | None, message: str, player: str | None = None) -> d
 
 
 def problem_error(problem: core.Problem) -> dict[str, Any]:
-    """A problem the core found, as an `errors` or `warnings` entry."""
-    return field_error(problem.field, problem.message, problem.player)
+    """A problem the core found, as an `errors` or `warnings` entry (in the client's language)."""
+    return field_error(problem.field, problem_text(problem), problem.player)
 
 
 class BadBody(Exception):
