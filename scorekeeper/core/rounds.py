@@ -151,11 +151,25 @@ class _Checker:
     ) -> None:
         self.errors.append(Problem(code, template, params, player=who, field=field))
 
-    def without_engine(self) -> str:
+    def bound_message(self, whole_table: bool) -> str:
+        """The hard-bound message, whole (translators get full sentences, never pieces)."""
+        if whole_table:
+            if self.engine is None:
+                return N_(
+                    "All hands together hold %(total)s, more than every tile in a "
+                    "double-%(set)s set (%(most)s)."
+                )
+            return N_(
+                "All hands together hold %(total)s, more than every tile left in a "
+                "double-%(set)s set without the %(engine)s-%(engine)s (%(most)s)."
+            )
         if self.engine is None:
-            return N_("every tile in a double-%(set)s set (%(most)s)")
+            return N_(
+                "%(player)s: %(pips)s is more than every tile in a double-%(set)s set (%(most)s)."
+            )
         return N_(
-            "every tile left in a double-%(set)s set without the %(engine)s-%(engine)s (%(most)s)"
+            "%(player)s: %(pips)s is more than every tile left in a double-%(set)s set "
+            "without the %(engine)s-%(engine)s (%(most)s)."
         )
 
     def out_player(self) -> str | None:
@@ -230,15 +244,13 @@ class _Checker:
             try:
                 tile = parse_tile(text)
             except RuleError as error:
-                self.errors.extend(
-                    Problem(
-                        p.code,
-                        N_("%(player)s: ") + p.template,
-                        {**p.params, "player": player},
-                        player,
-                        "tiles",
-                    )
-                    for p in error.problems
+                self.error(
+                    "tile_unreadable",
+                    N_("%(player)s: %(text)s is not a tile: write it like 6-4."),
+                    player,
+                    "tiles",
+                    player=player,
+                    text=error.problems[0].params["text"],
                 )
                 ok = False
                 continue
@@ -305,7 +317,7 @@ class _Checker:
             if value > self.most:
                 self.error(
                     "hand_too_big",
-                    N_("%(player)s: %(pips)s is more than ") + self.without_engine() + ".",
+                    self.bound_message(whole_table=False),
                     player,
                     "pips",
                     player=player,
@@ -335,7 +347,7 @@ class _Checker:
         if total > self.most and all(value <= self.most for value in pips.values()):
             self.error(
                 "hands_too_big",
-                N_("All hands together hold %(total)s, more than ") + self.without_engine() + ".",
+                self.bound_message(whole_table=True),
                 None,
                 "pips",
                 total=total,

@@ -326,6 +326,15 @@ def test_draw_game_bound_is_the_whole_double_6_set():
     assert problem.message == "A: 169 is more than every tile in a double-6 set (168)."
 
 
+def test_draw_game_hands_together_cannot_hold_more_than_the_set():
+    game = game_of(["A", "B", "C"], game_type=GameType.DRAW)
+    problem = only_error(check_round(game, 1, entry({"A": 100, "B": 100}, out="C")))
+    assert problem.code == "hands_too_big"
+    assert problem.message == (
+        "All hands together hold 200, more than every tile in a double-6 set (168)."
+    )
+
+
 # RULES.md section 8: the warning.
 
 
