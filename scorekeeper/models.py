@@ -7,7 +7,7 @@ computed when the round was saved (kept so standings across games can be summed 
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -77,6 +77,15 @@ class Game(db.Model):
     club_id: Mapped[int | None] = mapped_column(
         ForeignKey("clubs.id", ondelete="CASCADE"), index=True
     )
+    # The season a club game counts for (set from its date, can be moved), its club night and
+    # the table it was played at that night.
+    season_id: Mapped[int | None] = mapped_column(
+        ForeignKey("seasons.id", ondelete="SET NULL"), index=True
+    )
+    club_night_id: Mapped[int | None] = mapped_column(
+        ForeignKey("club_nights.id", ondelete="SET NULL"), index=True
+    )
+    table_number: Mapped[int | None]
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -105,6 +114,15 @@ class Player(db.Model):
     roster_player_id: Mapped[int | None] = mapped_column(
         ForeignKey("roster_players.id", ondelete="SET NULL"), index=True
     )
+    # A late arrival joins at this round; the rounds before are scored by the club's late rule.
+    joined_round: Mapped[int] = mapped_column(default=1)
+    # Final figures, written by the services from the core when the game finishes (None
+    # before): what season standings and player pages sum in SQL.
+    place: Mapped[int | None]
+    place_shared: Mapped[int | None]
+    total: Mapped[int | None]
+    rounds_played: Mapped[int | None]
+    zero_rounds: Mapped[int | None]
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -150,6 +168,8 @@ class Hand(db.Model):
     penalty: Mapped[int] = mapped_column(default=0)
     score: Mapped[int]
     went_out: Mapped[bool] = mapped_column(default=False)
+    # True for a round a late arrival missed: scored by the club's rule, shown as such.
+    late: Mapped[bool] = mapped_column(default=False)
 
     round: Mapped[Round] = relationship(back_populates="hands")
 
@@ -275,6 +295,8 @@ class Club(db.Model):
     open_train_points: Mapped[int] = mapped_column(default=0)
     strategic_error: Mapped[bool] = mapped_column(default=False)
     adjustments: Mapped[bool] = mapped_column(default=False)
+    # How a late arrival's missed rounds are scored: "highest", "average" or "zero".
+    late_rule: Mapped[str] = mapped_column(String(10), default="highest")
 
     memberships: Mapped[list[Membership]] = relationship(
         back_populates="club", cascade="all, delete-orphan"
@@ -332,3 +354,43 @@ class RosterPlayer(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     club: Mapped[Club] = relationship(back_populates="roster")
+
+
+# Seasons and club nights -----------------------------------------------------------------------
+
+
+class Season(db.Model):
+    """A club's season: its dates, default rules and how its standings are computed."""
+
+    __tablename__ = "seasons"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    starts_on: Mapped[date]
+    ends_on: Mapped[date]
+    # "games_won", "placement_points" or "average" (scorekeeper.core.season.SeasonMethod).
+    method: Mapped[str] = mapped_column(String(20), default="placement_points")
+    min_games: Mapped[int] = mapped_column(default=3)
+    # Points for 1st, 2nd, ... as "3,2,1,0"; empty: one point per player finished ahead of.
+    points_table: Mapped[str] = mapped_column(String(120), default="")
+    # Default rules for the season's games (None: the club's defaults).
+    set_size: Mapped[int | None]
+    blank_scoring: Mapped[str | None] = mapped_column(String(20))
+    rounds: Mapped[int | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ClubNight(db.Model):
+    """A club night: several tables playing at once, each table a game."""
+
+    __tablename__ = "club_nights"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    season_id: Mapped[int | None] = mapped_column(
+        ForeignKey("seasons.id", ondelete="SET NULL"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(80), default="")
+    played_on: Mapped[date]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -53,12 +53,15 @@ def test_upgrade_from_the_game_night_schema_keeps_quick_games(tmp_path):
                     {"seat": seat, "pips": pips, "score": score, "out": out},
                 )
         flask_migrate.upgrade()
-        assert {"clubs", "users", "roster_players"} <= set(inspect(db.engine).get_table_names())
+        tables = set(inspect(db.engine).get_table_names())
+        assert {"clubs", "users", "roster_players", "seasons", "club_nights"} <= tables
         game = game_service.load_game(7)
         assert game.club_id is None
         state = game_service.state_of(game)
         assert [(line.name, line.total) for line in state.standings] == [("Ana", 0), ("Ben", 23)]
         assert state.next_engine == 11
+        assert [p.joined_round for p in game.players] == [1, 1]
+        assert [h.late for h in game.round_rows[0].hands] == [False, False]
         db.engine.dispose()
 
 

@@ -22,6 +22,17 @@ from .rounds import (
     parse_points,
     team_round_score,
 )
+from .season import (
+    LateRule,
+    PlayerSeason,
+    SeasonLine,
+    SeasonMethod,
+    late_scores,
+    parse_points_table,
+    placement_points,
+    position_points,
+    season_standings,
+)
 from .setup import (
     COMMON_OPEN_TRAIN_POINTS,
     DRAW_TARGETS,
@@ -64,6 +75,15 @@ from .tiles import (
 )
 
 __all__ = [
+    "LateRule",
+    "PlayerSeason",
+    "SeasonLine",
+    "SeasonMethod",
+    "late_scores",
+    "parse_points_table",
+    "placement_points",
+    "position_points",
+    "season_standings",
     "COMMON_OPEN_TRAIN_POINTS",
     "DRAW_TARGETS",
     "N_",

@@ -1,0 +1,140 @@
+"""Season standings (issue 5): the three methods on hand-worked examples, and late arrivals."""
+
+from fractions import Fraction
+
+import pytest
+
+from scorekeeper.core import (
+    LateRule,
+    PlayerSeason,
+    RuleError,
+    SeasonMethod,
+    late_scores,
+    parse_points_table,
+    placement_points,
+    season_standings,
+)
+
+# Hand-worked season: three finished four-player games.
+# Game 1: Ana 1st, Ben 2nd, Cy 3rd, Di 4th.   Game 2: Ben 1st, Ana and Cy share 2nd, Di 4th.
+# Game 3 (Ana absent; three players): Cy 1st, Ben 2nd, Di 3rd.
+# Totals and rounds (13 a game): Ana 60 over 26 rounds, Ben 90/39, Cy 100/39, Di 300/39.
+SEASON = [
+    PlayerSeason(
+        "Ana", games=2, wins=1, rounds=26, total_score=60, placements={(4, 1, 1): 1, (4, 2, 2): 1}
+    ),
+    PlayerSeason(
+        "Ben",
+        games=3,
+        wins=1,
+        rounds=39,
+        total_score=90,
+        placements={(4, 2, 1): 1, (4, 1, 1): 1, (3, 2, 1): 1},
+    ),
+    PlayerSeason(
+        "Cy",
+        games=3,
+        wins=1,
+        rounds=39,
+        total_score=100,
+        placements={(4, 3, 1): 1, (4, 2, 2): 1, (3, 1, 1): 1},
+    ),
+    PlayerSeason(
+        "Di", games=3, wins=0, rounds=39, total_score=300, placements={(4, 4, 1): 2, (3, 3, 1): 1}
+    ),
+]
+
+
+def table(lines):
+    return [(line.place, line.player) for line in lines]
+
+
+def test_placement_points_default_one_point_per_player_beaten():
+    # Winner of four scores 3, last scores 0; sharing 2nd of four splits 2 and 1: 1.5 each.
+    assert placement_points(4, 1, 1) == 3
+    assert placement_points(4, 4, 1) == 0
+    assert placement_points(4, 2, 2) == Fraction(3, 2)
+
+
+def test_placement_points_season_by_hand():
+    # Ana 3 + 1.5 = 4.5; Ben 2 + 3 + 1 = 6; Cy 1 + 1.5 + 2 = 4.5; Di 0 + 0 + 0 = 0.
+    lines = season_standings(SEASON, SeasonMethod.PLACEMENT_POINTS)
+    assert [(line.player, line.points) for line in lines] == [
+        ("Ben", 6),
+        ("Ana", Fraction(9, 2)),
+        ("Cy", Fraction(9, 2)),
+        ("Di", 0),
+    ]
+    assert table(lines) == [(1, "Ben"), (2, "Ana"), (2, "Cy"), (4, "Di")]
+    assert [line.shared for line in lines] == [False, True, True, False]
+
+
+def test_placement_points_with_a_club_table():
+    # Table 5, 3, 1: Ana 5 + (3+1)/2 = 7; Ben 3 + 5 + 3 = 11; Cy 1 + 2 + 5 = 8;
+    # Di 0 + 0 (4th is past the table) + 1 (3rd of three) = 1.
+    lines = season_standings(SEASON, SeasonMethod.PLACEMENT_POINTS, table=(5, 3, 1))
+    assert [(line.player, line.points) for line in lines] == [
+        ("Ben", 11),
+        ("Cy", 8),
+        ("Ana", 7),
+        ("Di", 0),
+    ]
+
+
+def test_games_won_ties_broken_by_average_per_round():
+    # Ana, Ben and Cy each won once; averages 60/26 = 2.31, 90/39 = 2.31, 100/39 = 2.56.
+    # Ana's 60/26 (2.3077) and Ben's 90/39 (2.3077) are equal: they share 1st.
+    lines = season_standings(SEASON, SeasonMethod.GAMES_WON)
+    assert table(lines) == [(1, "Ana"), (1, "Ben"), (3, "Cy"), (4, "Di")]
+    assert lines[0].average == Fraction(30, 13)
+
+
+def test_average_per_round_lowest_first_with_a_minimum_of_games():
+    lines = season_standings(SEASON, SeasonMethod.AVERAGE, min_games=3)
+    # Ana played 2 games: listed, not ranked.
+    assert table(lines) == [(1, "Ben"), (2, "Cy"), (3, "Di"), (None, "Ana")]
+    assert [line.qualified for line in lines] == [True, True, True, False]
+    assert table(season_standings(SEASON, SeasonMethod.AVERAGE, min_games=2))[0] == (1, "Ana")
+
+
+def test_a_player_without_rounds_ranks_last_by_average():
+    lines = season_standings(
+        [PlayerSeason("New", 0, 0, 0, 0), PlayerSeason("Old", 1, 0, 13, 40)],
+        SeasonMethod.AVERAGE,
+        min_games=0,
+    )
+    assert table(lines) == [(1, "Old"), (2, "New")]
+    assert lines[1].average is None
+    won = season_standings([PlayerSeason("New", 0, 0, 0, 0)], SeasonMethod.GAMES_WON)
+    assert won[0].place == 1
+
+
+@pytest.mark.parametrize(
+    ("typed", "points"),
+    [(None, None), ("", None), ("3, 2, 1, 0", (3, 2, 1, 0)), ("10;5", (10, 5)), ("-1,0", (-1, 0))],
+)
+def test_points_table_is_read_from_what_the_organiser_typed(typed, points):
+    assert parse_points_table(typed) == points
+
+
+@pytest.mark.parametrize("typed", ["three", "3,,x", ",", "1," * 21])
+def test_points_table_that_is_not_numbers_is_refused(typed):
+    with pytest.raises(RuleError) as error:
+        parse_points_table(typed)
+    assert error.value.problems[0].field == "points_table"
+
+
+@pytest.mark.parametrize(
+    ("rule", "scores"),
+    [
+        (LateRule.HIGHEST, [15, 7, 0]),
+        (LateRule.AVERAGE, [10, 4, 0]),  # (15+5)/2 = 10; (0+7+5)/3 = 4; nobody played: 0
+        (LateRule.ZERO, [0, 0, 0]),
+    ],
+)
+def test_a_late_arrival_scores_the_missed_rounds_by_the_clubs_rule(rule, scores):
+    assert late_scores(rule, [[15, 5], [0, 7, 5], []]) == scores
+
+
+def test_late_average_rounds_half_up():
+    assert late_scores(LateRule.AVERAGE, [[1, 2]]) == [2]
