@@ -77,7 +77,7 @@ def test_placement_points_with_a_club_table():
         ("Ben", 11),
         ("Cy", 8),
         ("Ana", 7),
-        ("Di", 0),
+        ("Di", 1),
     ]
 
 
