@@ -319,11 +319,30 @@ def _store(game: Game, row: Round, result: core.RoundResult) -> None:
 
 
 def _finish_if_over(game: Game) -> None:
+    """Mark the game finished (or not) and keep each seat's final figures in step.
+
+    The figures (place, total, rounds, zero rounds) are the core's standings, stored so that
+    season standings and player pages can be summed in SQL without replaying rounds."""
     state = state_of(game)
     if state.finished and game.finished_at is None:
         game.finished_at = utcnow()
     elif not state.finished:
         game.finished_at = None
+    _store_final_figures(game, state if state.finished else None)
+
+
+def _store_final_figures(game: Game, state: core.GameState | None) -> None:
+    lines = {line.name: line for line in state.standings} if state else {}
+    shared: dict[int, int] = {}
+    for line in lines.values():
+        shared[line.place] = shared.get(line.place, 0) + 1
+    for player in game.players:
+        line = lines.get(player.name)
+        player.place = line.place if line else None
+        player.place_shared = shared[line.place] if line else None
+        player.total = line.total if line else None
+        player.rounds_played = len(line.rounds) if line else None
+        player.zero_rounds = line.zero_rounds if line else None
 
 
 def record_round(
@@ -497,6 +516,7 @@ def end_game(game: Game, *, device: str | None = None) -> None:
     db.session.refresh(game)
     game.ended_early = True
     game.finished_at = utcnow()
+    _store_final_figures(game, state_of(game))
     db.session.add(Change(game_id=game.id, action="ended", device=device))
     db.session.commit()
 

@@ -422,3 +422,26 @@ def test_csrf_is_enforced_on_forms(app, path):
     assert "The form expired or came from another site" in response.get_data(as_text=True)
     with app.app_context():
         assert db.session.execute(select(func.count(Game.id))).scalar_one() == 0
+
+
+def test_a_finished_game_keeps_each_players_final_figures(app, client):
+    game_id = start_game(client, ["Ana", "Ben", "Cy"], rounds=2)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 10, 2: 0}, out=0))
+    with app.app_context():
+        assert [p.place for p in game_service.load_game(game_id).players] == [None] * 3
+    client.post(f"/games/{game_id}/rounds", data=round_data(2, {0: 10, 2: 20}, out=1))
+    with app.app_context():
+        players = game_service.load_game(game_id).players
+        figures = [
+            (p.name, p.place, p.place_shared, p.total, p.rounds_played, p.zero_rounds)
+            for p in players
+        ]
+    # Ana and Ben both 10 with one zero round and lowest non-zero 10: they share 1st.
+    assert figures == [
+        ("Ana", 1, 2, 10, 2, 1),
+        ("Ben", 1, 2, 10, 2, 1),
+        ("Cy", 3, 1, 20, 2, 1),
+    ]
+    client.post(f"/games/{game_id}/undo", data={"number": "2"})
+    with app.app_context():
+        assert [p.total for p in game_service.load_game(game_id).players] == [None] * 3
