@@ -6,6 +6,7 @@ from pathlib import Path
 
 import flask_migrate
 import pytest
+from playwright.sync_api import Browser, BrowserContext
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
@@ -70,3 +71,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.server_close()
         with app.app_context():
             db.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def context(browser: Browser, browser_context_args: dict) -> Iterator[BrowserContext]:
+    """One phone per test module (a fresh page per test): each test sets up its own game."""
+    # pytest-playwright makes a new context per test; on these small machines that costs
+    # about half a second each, and the tests do not need separate cookies.
+    context = browser.new_context(**browser_context_args)
+    yield context
+    context.close()
