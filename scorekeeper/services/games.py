@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -15,7 +16,17 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper import core
 from scorekeeper.extensions import db
-from scorekeeper.models import Change, DeviceGame, Game, Hand, Penalty, Player, Round, utcnow
+from scorekeeper.models import (
+    Change,
+    DeviceGame,
+    Game,
+    Hand,
+    Penalty,
+    Player,
+    Round,
+    Season,
+    utcnow,
+)
 
 
 class StaleGame(Exception):
@@ -173,6 +184,9 @@ def create_game(
     device: str | None = None,
     club_id: int | None = None,
     roster_ids: Sequence[int | None] | None = None,
+    season_id: int | None = None,
+    club_night_id: int | None = None,
+    table_number: int | None = None,
 ) -> Game:
     """Create a game from a table's choices; raises core.RuleError if they break the rules.
 
@@ -194,6 +208,9 @@ def create_game(
         adjustments=resolved.house_rules.adjustments,
         created_by=device,
         club_id=club_id,
+        season_id=season_id if season_id is not None else _season_on(club_id, utcnow().date()),
+        club_night_id=club_night_id,
+        table_number=table_number,
     )
     team_of = {name: index for index, team in enumerate(setup.teams, 1) for name in team}
     roster = list(roster_ids or [])
@@ -215,6 +232,18 @@ def create_game(
         db.session.add(DeviceGame(device=device, game_id=game.id, can_edit=True))
     db.session.commit()
     return game
+
+
+def _season_on(club_id: int | None, day: date) -> int | None:
+    """The club's season whose dates include `day` (the latest-starting one if they overlap)."""
+    if club_id is None:
+        return None
+    return db.session.execute(
+        select(Season.id)
+        .where(Season.club_id == club_id, Season.starts_on <= day, Season.ends_on >= day)
+        .order_by(Season.starts_on.desc(), Season.id.desc())
+        .limit(1)
+    ).scalar_one_or_none()
 
 
 def remember(device: str, game: Game, *, can_edit: bool) -> None:
