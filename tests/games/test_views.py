@@ -350,7 +350,7 @@ def test_ties_are_explained_in_words(client):
     client.post(f"/games/{game_id}/rounds", data=round_data(2, {0: 12, 2: 30}, out=1))
     client.post(f"/games/{game_id}/rounds", data=round_data(3, {0: 28, 1: 35}, out=2))
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "tie broken: lowest round other than zero, 5" in page
+    assert "tie broken by the lowest round other than zero (5)" in page
     assert "Winner: Ben" in page
 
 
@@ -410,7 +410,8 @@ def test_empty_sheet_lists_every_engine_for_paper(client):
     page = client.get(f"/games/{game_id}/print?blank=1").get_data(as_text=True)
     for engine in range(13):
         assert f"{engine}-{engine}" in page
-    assert page.count('class="blank-row"') == 13
+    assert page.count('<tr class="blank-row"><th scope="row" class="col-round">') == 13
+    assert '<tr class="totals blank-row"><th scope="row">Total</th>' in page  # to add up by hand
 
 
 @pytest.mark.parametrize("path", ["/games/new"])
