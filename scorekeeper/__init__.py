@@ -74,6 +74,12 @@ def register_errorhandlers(app: Flask) -> None:
 
 def register_cli(app: Flask) -> None:
     """Add the project's flask commands (the `db` group comes from Flask-Migrate)."""
-    from scorekeeper.cli import init_db_command
+    from scorekeeper import cli
 
-    app.cli.add_command(init_db_command)
+    for command in (
+        cli.init_db_command,
+        cli.export_club_command,
+        cli.import_club_command,
+        cli.set_password_command,
+    ):
+        app.cli.add_command(command)

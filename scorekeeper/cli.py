@@ -1,8 +1,13 @@
 """Flask command-line commands for this project (the `db` group comes from Flask-Migrate)."""
 
+import json
+from typing import TextIO
+
 import click
 import flask_migrate
 from flask.cli import with_appcontext
+
+from scorekeeper.services import export as export_service
 
 
 @click.command("init-db")
@@ -11,3 +16,102 @@ def init_db_command() -> None:
     """Create or upgrade the database tables to the latest migration."""
     flask_migrate.upgrade()
     click.echo("Database is up to date.")
+
+
+@click.command("export-club")
+@click.argument("club_id", type=int)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "csv"]),
+    default="json",
+    show_default=True,
+    help="json: everything, lossless (import-club reads it). csv: one row per player per round.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write to this file instead of standard output.",
+)
+@with_appcontext
+def export_club_command(club_id: int, fmt: str, output: str | None) -> None:
+    """Export club CLUB_ID: members, invites, roster, games, rounds and history.
+
+    The JSON holds the club's link tokens (public page, game links, invites) but no
+    passwords or API tokens: keep the file private. See docs/export.md.
+    """
+    try:
+        if fmt == "json":
+            text = export_service.dumps(export_service.export_club_json(club_id))
+        else:
+            text = export_service.export_club_csv(club_id)
+    except LookupError as error:
+        raise click.ClickException(str(error)) from None
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    # newline="": the CSV already ends its lines with \r\n (RFC 4180); write them as they are.
+    with open(output, "w", encoding="utf-8", newline="") as file:
+        file.write(text)
+    click.echo(f"Wrote club {club_id} as {fmt} to {output}.", err=True)
+
+
+# What import-club reports, as (count key, one, many).
+_COUNTED = (
+    ("members", "member", "members"),
+    ("invites", "invite", "invites"),
+    ("roster", "roster player", "roster players"),
+    ("seasons", "season", "seasons"),
+    ("club_nights", "club night", "club nights"),
+    ("games", "game", "games"),
+    ("rounds", "round", "rounds"),
+    ("history", "history entry", "history entries"),
+)
+
+
+@click.command("import-club")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@with_appcontext
+def import_club_command(file: TextIO) -> None:
+    """Import a club from FILE (the JSON of export-club; - reads standard input).
+
+    The club, its members, invites, roster, games and history are created in one
+    transaction: on any problem nothing is imported. Members without an account here get
+    one without a password: they sign in after `set-password EMAIL`.
+    """
+    try:
+        data = json.load(file)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"{file.name} is not a JSON file: {error}") from None
+    try:
+        report = export_service.import_club(data)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    summary = ", ".join(
+        f"{report.counts[key]} {one if report.counts[key] == 1 else many}"
+        for key, one, many in _COUNTED
+    )
+    click.echo(f"Imported club {report.club.id} ({report.club.name}): {summary}.")
+    if report.new_users:
+        click.echo(
+            "New accounts without a password (flask --app scorekeeper set-password EMAIL): "
+            + ", ".join(report.new_users)
+        )
+
+
+@click.command("set-password")
+@click.argument("email")
+@with_appcontext
+def set_password_command(email: str) -> None:
+    """Set the password of the account EMAIL (asked twice, not shown).
+
+    Accounts imported with import-club have no password until this is run. Every other
+    session of the account is signed out.
+    """
+    password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    try:
+        user = export_service.set_password(email, password)
+    except (LookupError, ValueError) as error:
+        raise click.ClickException(str(error.args[0])) from None
+    click.echo(f"Password set for {user.email}.")
