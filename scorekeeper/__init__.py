@@ -55,12 +55,14 @@ def register_extensions(app: Flask) -> None:
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature area."""
     from scorekeeper.api import bp as api_bp
+    from scorekeeper.clubs import bp as clubs_bp
     from scorekeeper.extensions import csrf
     from scorekeeper.games import bp as games_bp
     from scorekeeper.main.views import bp as main_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(games_bp)
+    app.register_blueprint(clubs_bp)
     app.register_blueprint(api_bp)
     csrf.exempt(api_bp)  # the API authenticates with bearer tokens, not cookies
 

@@ -10,7 +10,7 @@
   var table = JSON.parse(form.dataset.recommend || "[]");
   var template = suggestion ? suggestion.dataset.template : "";
   var setSelect = form.querySelector('select[name="set_size"]');
-  var setTouched = false;
+  var setTouched = form.dataset.keepSet === "true"; // a club game keeps the club's set
   var maxRows = parseInt(form.dataset.maxPlayers || "14", 10);
 
   function names() {

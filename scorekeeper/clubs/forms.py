@@ -1,0 +1,176 @@
+"""Club forms: the club, its settings, members' roles, invites, the roster, club game setup.
+
+Forms only read what was typed; what a club allows is checked by services.clubs and the core.
+"""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, SelectChoice, SelectField, StringField, SubmitField
+from wtforms.validators import Length
+
+from scorekeeper import core
+from scorekeeper.games.forms import SetupForm
+from scorekeeper.services.clubs import DEFAULT_INVITE_DAYS, INVITE_DAYS
+
+ROLE_LABELS = {
+    "viewer": _l("Viewer (sees the club's games)"),
+    "scorer": _l("Scorer (also records rounds and sets up games)"),
+}
+
+
+def _role_choices() -> list[SelectChoice]:
+    return [SelectChoice(role, label) for role, label in ROLE_LABELS.items()]
+
+
+def _optional_id(value: object) -> int | None:
+    """'' -> None, '12' -> 12 (anything else: None, and the choices check reports it)."""
+    text = str(value or "")
+    return int(text) if text.isdigit() and len(text) < 10 else None
+
+
+class ClubForm(FlaskForm):
+    """Start a club."""
+
+    name = StringField(_l("Club name"), validators=[Length(max=200)])
+    submit = SubmitField(_l("Create the club"))
+
+
+class SettingsForm(FlaskForm):
+    """The owner's settings: name, default rules (the setup screen's own fields), public page."""
+
+    name = StringField(_l("Club name"), validators=[Length(max=200)])
+    # The same fields as the game setup screen, so the choices and labels stay one list.
+    set_size = SetupForm.set_size
+    blank_scoring = SetupForm.blank_scoring
+    rounds = SetupForm.rounds
+    order = SetupForm.order
+    open_train_points = SetupForm.open_train_points
+    strategic_error = SetupForm.strategic_error
+    adjustments = SetupForm.adjustments
+    public = BooleanField(_l("Public page: anyone with its link can see the club's games"))
+    submit = SubmitField(_l("Save settings"))
+
+    def rules(self) -> core.GameRules:
+        """The default rules chosen, as the core's GameRules."""
+        return core.GameRules(
+            set_size=int(self.set_size.data or 12),
+            blank_scoring=core.BlankScoring(self.blank_scoring.data or "face"),
+            rounds=core.parse_points(self.rounds.data) if self.rounds.data else None,
+            order=core.Order(self.order.data or "descending"),
+            house_rules=core.HouseRules(
+                open_train_points=int(self.open_train_points.data or 0),
+                strategic_error=bool(self.strategic_error.data),
+                adjustments=bool(self.adjustments.data),
+            ),
+        )
+
+    def typed_number_errors(self) -> dict[str, str]:
+        """Rounds typed as something that is not a whole number (the core never sees it)."""
+        if (self.rounds.data or "").strip() and core.parse_points(self.rounds.data) is None:
+            return {"rounds": str(_l("Enter a whole number, or leave it empty."))}
+        return {}
+
+    @classmethod
+    def for_club(cls, club) -> SettingsForm:
+        """The form, prefilled with the club's settings (what was posted wins)."""
+        return cls(
+            data={
+                "name": club.name,
+                "set_size": str(club.set_size),
+                "blank_scoring": club.blank_scoring,
+                "rounds": "" if club.rounds is None else str(club.rounds),
+                "order": club.order,
+                "open_train_points": str(club.open_train_points),
+                "strategic_error": club.strategic_error,
+                "adjustments": club.adjustments,
+                "public": club.public,
+            }
+        )
+
+
+class RoleForm(FlaskForm):
+    """The owner gives a member another role."""
+
+    role = SelectField(_l("Role"), choices=_role_choices())
+    submit = SubmitField(_l("Change role"))
+
+
+class TransferForm(FlaskForm):
+    """The owner hands the club to another member."""
+
+    user_id = SelectField(_l("New owner"), coerce=_optional_id, choices=[])
+    submit = SubmitField(_l("Transfer ownership"))
+
+
+class InviteForm(FlaskForm):
+    """An invite link: the role it gives and how long it works."""
+
+    role = SelectField(_l("Joins as"), choices=_role_choices(), default="viewer")
+    days = SelectField(
+        _l("Link works for"),
+        coerce=_optional_id,
+        choices=[
+            SelectChoice(days, _l("1 day") if days == 1 else _l("%(n)s days", n=days))
+            for days in INVITE_DAYS
+        ],
+        default=DEFAULT_INVITE_DAYS,
+    )
+    submit = SubmitField(_l("Create the invite link"))
+
+
+class RosterPlayerForm(FlaskForm):
+    """A roster entry: display name and, optionally, a member's account."""
+
+    display_name = StringField(_l("Name"), validators=[Length(max=200)])
+    user_id = SelectField(_l("Member's account"), coerce=_optional_id, choices=[])
+    submit = SubmitField(_l("Save"))
+
+    def set_members(self, members) -> None:
+        """Offer the club's members' accounts (and 'none')."""
+        self.user_id.choices = [SelectChoice("", _l("Not linked"))] + [
+            SelectChoice(m.user_id, m.user.name) for m in members
+        ]
+
+
+class MergeForm(FlaskForm):
+    """Two roster entries that are the same person."""
+
+    keep = SelectField(_l("Keep"), coerce=_optional_id, choices=[])
+    drop = SelectField(_l("Merge into it (then archived)"), coerce=_optional_id, choices=[])
+    submit = SubmitField(_l("Merge"))
+
+    def set_roster(self, entries) -> None:
+        """Offer every roster entry that was not merged already."""
+        choices = [SelectChoice(e.id, e.display_name) for e in entries]
+        self.keep.choices = [SelectChoice("", _l("Choose…"))] + choices
+        self.drop.choices = [SelectChoice("", _l("Choose…"))] + list(choices)
+
+
+class ClubSetupForm(SetupForm):
+    """The game setup screen inside a club: the club's default rules are prefilled; each name
+    typed is a roster player when it matches one (the page offers them), else a guest."""
+
+    @classmethod
+    def for_club(cls, rules: core.GameRules) -> ClubSetupForm:
+        """The form, prefilled with the club's default rules (what was posted wins)."""
+        house = rules.house_rules
+        return cls(
+            data={
+                "set_size": str(rules.set_size),
+                "blank_scoring": core.BlankScoring(rules.blank_scoring).value,
+                "rounds": "" if rules.rounds is None else str(rules.rounds),
+                "order": core.Order(rules.order).value,
+                "open_train_points": str(house.open_train_points),
+                "strategic_error": house.strategic_error,
+                "adjustments": house.adjustments,
+            }
+        )
+
+
+class MoveGameForm(FlaskForm):
+    """Move a quick game into one of the clubs where this person scores."""
+
+    club_id = SelectField(_l("Club"), coerce=_optional_id, choices=[], validate_choice=False)
+    submit = SubmitField(_l("Move to this club"))

@@ -1,0 +1,11 @@
+"""Club fixtures: a small world of accounts and clubs."""
+
+import pytest
+
+from .helpers import make_world
+
+
+@pytest.fixture
+def world(app):
+    """A club with an owner, a scorer and a viewer, and another club's owner."""
+    return make_world(app)
