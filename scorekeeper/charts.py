@@ -302,3 +302,126 @@ def rounds_chart(
     fig.text(0.5, 0.04 / height, _plain(xlabel), fontsize=9, ha="center", va="bottom")
     fig.text(0.04 / WIDTH, 0.5, _plain(ylabel), fontsize=9, rotation=90, ha="left", va="center")
     return _svg(fig, title)
+
+
+def player_chart(
+    months: Sequence[str],
+    averages: Sequence[float],
+    running: Sequence[float],
+    *,
+    title: str,
+    month_label: str,
+    running_label: str,
+    xlabel: str,
+    ylabel: str,
+) -> bytes:
+    """One player's average score per round by month: a bar per month (that month's average)
+    and a line of the running average since their first game (SVG bytes).
+
+    `months` labels each bar; both series have one value per month, in order.
+    """
+    _matplotlib()
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    fig = Figure(figsize=(WIDTH, 3.6))
+    ax = fig.add_subplot()
+    _place(fig, left=0.62, right=0.2, top=0.32, bottom=0.85)
+    xs = list(range(len(months)))
+    bars = ax.bar(
+        xs, list(averages), width=0.6, color="#9ecae1", edgecolor="#0072B2", linewidth=0.6
+    )
+    (line,) = ax.plot(
+        xs, list(running), color="#D55E00", marker="o", markersize=5, linewidth=1.8, clip_on=False
+    )
+    _set_round_ticks(ax, [_short(m, 12) for m in months], room=8)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
+    high = max([5.0, *averages, *running])
+    ax.set_ylim(0, high * 1.08)
+    ax.grid(axis="y", color="#cccccc", linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.set_title(_plain(title))
+    ax.set_xlabel(_plain(xlabel))
+    fig.text(0.04 / WIDTH, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
+    fig.legend(
+        [bars, line],
+        [_short(month_label, 40), _short(running_label, 40)],
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.02),
+        ncols=2,
+        frameon=False,
+        fontsize=8,
+    )
+    return _svg(fig, title)
+
+
+def season_chart(
+    names: Sequence[str],
+    nights: Sequence[str],
+    series: Mapping[str, Sequence[float | None]],
+    legend_values: Sequence[str],
+    *,
+    higher_is_better: bool,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+) -> bytes:
+    """A season's leaders after each club night (cumulative points or wins, or the running
+    average per round), one line per player, legend in `names` order (SVG bytes).
+
+    `series[name][i]` is the player's figure after night i (None before their first game: the
+    line starts at their first night). Each player keeps a colour, a line style and a marker,
+    so the chart reads in black-and-white print; `legend_values` are the final figures as text.
+    """
+    _matplotlib()
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    columns = min(len(names), 3) or 1
+    legend_rows = math.ceil(len(names) / columns)
+    legend_height = 0.21 * legend_rows + 0.08
+    fig = Figure(figsize=(WIDTH, 3.2 + legend_height))
+    ax = fig.add_subplot()
+    _place(fig, left=0.62, right=0.2, top=0.32, bottom=0.5 + legend_height)
+    handles = []
+    for index, name in enumerate(names):
+        points = [(x, y) for x, y in enumerate(series.get(name, ())) if y is not None]
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        # Markers only where a line has few points: 50 nights of markers would be a smudge.
+        few = len(nights) <= 16
+        (line,) = ax.plot(
+            xs,
+            ys,
+            linewidth=1.6,
+            markersize=5 if few else 4,
+            markevery=1 if few else max(1, len(nights) // 8),
+            clip_on=False,
+            **style(index),
+        )
+        handles.append(line)
+    fig.legend(
+        handles,
+        [
+            f"{_short(name, {1: 40, 2: 30}.get(columns, 20))} ({value})"
+            for name, value in zip(names, legend_values, strict=True)
+        ],
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.02),
+        ncols=columns,
+        frameon=False,
+        handlelength=3,
+        fontsize=8,
+    )
+    _set_round_ticks(ax, list(nights), room=8)
+    if higher_is_better:
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    values = [y for name in names for y in series.get(name, ()) if y is not None]
+    low = min([0.0, *values])
+    high = max([1.0, *values])
+    ax.set_ylim(low, high + 0.04 * (high - low))
+    ax.grid(axis="y", color="#cccccc", linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.set_title(_plain(title))
+    ax.set_xlabel(_plain(xlabel))
+    fig.text(0.04 / WIDTH, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
+    return _svg(fig, title)

@@ -1,0 +1,161 @@
+"""Player pages (club members only): a roster entry's record and chart, head-to-head between
+two entries, and the club's head-to-head matrix.
+
+Views are thin: check who asks (clubs.access), ask the players service, render. A merged entry's
+address redirects to the entry it was merged into.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from babel.dates import format_skeleton
+from flask import Response, abort, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import format_decimal, get_locale
+from flask_babel import gettext as _
+
+from scorekeeper.clubs.access import club_for
+from scorekeeper.games.chart_views import svg_response
+from scorekeeper.models import RosterPlayer
+from scorekeeper.players import bp
+from scorekeeper.players.forms import OpponentForm
+from scorekeeper.services import players as player_service
+
+# Entries merged into another point one step on (the merge service keeps it so); a few hops
+# are followed in case older data still chains.
+MAX_HOPS = 5
+
+
+def _entry(
+    entries: dict[int, RosterPlayer], entry_id: int
+) -> tuple[RosterPlayer | None, RosterPlayer]:
+    """(the entry asked for if it was merged, else None; the entry to show), or 404."""
+    entry = entries.get(entry_id)
+    if entry is None:
+        abort(404)
+    asked = entry
+    for _hop in range(MAX_HOPS):
+        if entry.merged_into_id is None:
+            break
+        entry = entries.get(entry.merged_into_id) or abort(404)
+    return (asked if asked is not entry else None), entry
+
+
+def month_labels(points: list[player_service.MonthPoint]) -> list[str]:
+    """'Mar 2025', in the reader's language."""
+    locale = get_locale() or "en"
+    return [format_skeleton("yMMM", date(p.year, p.month, 1), locale=locale) for p in points]
+
+
+def chart_text() -> player_service.PlayerChartText:
+    """The words on a player's chart, in the request's language."""
+    return player_service.PlayerChartText(
+        title=_("Average score per round"),
+        month_label=_("That month"),
+        running_label=_("Since the first game"),
+        xlabel=_("Month"),
+        ylabel=_("Points per round"),
+    )
+
+
+def one_decimal(value: float | None) -> str:
+    """12.3 in the reader's language; a dash when there is nothing to show."""
+    return "—" if value is None else format_decimal(value, "#,##0.0")
+
+
+@bp.get("/clubs/<int:club_id>/players/<int:entry_id>")
+def detail(club_id: int, entry_id: int) -> ResponseReturnValue:
+    """A roster entry's page: record, best and worst game, last games, chart, opponent form."""
+    club, role = club_for(club_id)
+    entries = player_service.roster_entries(club)
+    merged, entry = _entry(entries, entry_id)
+    if merged is not None:
+        return redirect(url_for("players.detail", club_id=club.id, entry_id=entry.id))
+    names = {e.id: e.display_name for e in entries.values()}
+    record = player_service.player_record(club, entry.id, names)
+    points = player_service.monthly_averages(club, entry.id)
+    labels = month_labels(points)
+    form = OpponentForm(formdata=None)
+    form.set_choices(player_service.opponents(entries, entry.id))
+    return render_template(
+        "players/detail.html",
+        club=club,
+        role=role,
+        entry=entry,
+        record=record,
+        points=list(zip(labels, points, strict=True)),
+        chart_key=player_service.chart_key(points, labels, chart_text()) if points else None,
+        form=form,
+        one_decimal=one_decimal,
+    )
+
+
+@bp.get("/clubs/<int:club_id>/players/<int:entry_id>/chart.svg")
+def chart(club_id: int, entry_id: int) -> Response:
+    """The player's average per round by month (SVG); 304 while their games are unchanged."""
+    club, _role = club_for(club_id)
+    entries = player_service.roster_entries(club)
+    merged, entry = _entry(entries, entry_id)
+    if merged is not None:
+        return redirect(url_for("players.chart", club_id=club.id, entry_id=entry.id))
+    points = player_service.monthly_averages(club, entry.id)
+    if not points:
+        abort(404)
+    svg, etag = player_service.player_chart_svg(
+        club, entry.id, points, month_labels(points), chart_text()
+    )
+    return svg_response(svg, etag)
+
+
+@bp.get("/clubs/<int:club_id>/players/<int:entry_id>/vs")
+def pick_opponent(club_id: int, entry_id: int) -> ResponseReturnValue:
+    """The opponent form's target (GET): on to the head-to-head page, or back with the error."""
+    club, role = club_for(club_id)
+    entries = player_service.roster_entries(club)
+    _merged, entry = _entry(entries, entry_id)
+    form = OpponentForm(formdata=request.args)
+    form.set_choices(player_service.opponents(entries, entry.id))
+    if form.validate():
+        return redirect(
+            url_for("players.versus", club_id=club.id, a=entry.id, b=form.opponent.data)
+        )
+    return redirect(url_for("players.detail", club_id=club.id, entry_id=entry.id) + "#compare")
+
+
+@bp.get("/clubs/<int:club_id>/players/<int:a>/vs/<int:b>")
+def versus(club_id: int, a: int, b: int) -> ResponseReturnValue:
+    """Two roster entries over the games they both played."""
+    club, role = club_for(club_id)
+    entries = player_service.roster_entries(club)
+    merged_a, entry_a = _entry(entries, a)
+    merged_b, entry_b = _entry(entries, b)
+    if entry_a.id == entry_b.id:
+        return redirect(url_for("players.detail", club_id=club.id, entry_id=entry_a.id))
+    if merged_a is not None or merged_b is not None:
+        return redirect(url_for("players.versus", club_id=club.id, a=entry_a.id, b=entry_b.id))
+    form = OpponentForm(formdata=None, opponent=entry_b.id)
+    form.set_choices(player_service.opponents(entries, entry_a.id))
+    return render_template(
+        "players/versus.html",
+        club=club,
+        role=role,
+        a=entry_a,
+        b=entry_b,
+        h2h=player_service.head_to_head(club, entry_a.id, entry_b.id),
+        form=form,
+        one_decimal=one_decimal,
+    )
+
+
+@bp.get("/clubs/<int:club_id>/head-to-head")
+def matrix(club_id: int) -> ResponseReturnValue:
+    """The club's head-to-head table: each active player against each other, wins-losses."""
+    club, role = club_for(club_id)
+    entries = player_service.roster_entries(club)
+    return render_template(
+        "players/matrix.html",
+        club=club,
+        role=role,
+        matrix=player_service.head_to_head_matrix(club, entries),
+    )
