@@ -38,3 +38,8 @@ format: $(STAMP)
 
 test: $(STAMP) chromium lint
 	$(BIN)/pytest -q
+
+# Performance benchmark (bench/README.md): BENCH_ARGS=--quick for a short run.
+.PHONY: bench
+bench: $(STAMP)
+	$(BIN)/python bench/run.py $(BENCH_ARGS)

@@ -1,0 +1,236 @@
+"""SQL queries per request do not grow with the database or the game, and bench/run.py still runs.
+
+The game page, share page, API game GET and API round POST must send the same number of
+statements with 1 game in the database as with 30 more finished games in it, and with 2 rounds
+played as with 10. The benchmark's bulk writer must store what the services store, and its
+`--quick` run must produce every figure (timings are not asserted here: they belong to the
+benchmark, not to unit tests).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import event, select
+
+from scorekeeper import core
+from scorekeeper.extensions import db
+from scorekeeper.models import Change, DeviceGame, Game, Hand, Penalty, Player, Round
+
+BENCH_FILE = Path(__file__).resolve().parent.parent / "bench" / "run.py"
+DEVICE = "query-count-device-00000"
+PLAYERS = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    """bench/run.py, imported from its file (bench/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("bench_run", BENCH_FILE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the file runs
+    spec.loader.exec_module(module)
+    return module
+
+
+class Counter:
+    """Counts the statements sent on the app's engine."""
+
+    def __init__(self, app: Flask):
+        with app.app_context():
+            self.engine = db.engine
+        self.count = 0
+        event.listen(self.engine, "before_cursor_execute", self._hit)
+
+    def _hit(self, *_args: Any) -> None:
+        self.count += 1
+
+    def close(self) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._hit)
+
+
+@pytest.fixture
+def counter(app: Flask) -> Iterator[Counter]:
+    counter = Counter(app)
+    yield counter
+    counter.close()
+
+
+def plan(bench: ModuleType, rounds: int, seed: int, **options: Any) -> Any:
+    """A 6-player game with `rounds` ordinary rounds (nobody blocked, numbers only)."""
+    rng = random.Random(seed)
+    game_plan = bench.plan_game(rng, players=6, rounds=0, **options)
+    game_plan.players = PLAYERS
+    setup = core.new_game(PLAYERS, game_plan.rules)
+    mix = bench.Mix(blocked=0, tiles=0, penalty=0)
+    game_plan.entries = [bench.random_entry(rng, setup, n, mix) for n in range(1, rounds + 1)]
+    return game_plan
+
+
+def round_body(number: int) -> dict[str, Any]:
+    """The same ordinary round every time (so the POSTs compared write the same rows)."""
+    return {"number": number, "out": "Ana", "scores": {"Ben": 5, "Cy": 12, "Dee": 0, "Eli": 30,
+                                                        "Fay": 7}}  # fmt: skip
+
+
+def counts(app: Flask, counter: Counter, watched: int, post_to: int, post_round: int) -> dict:
+    """The statements each request sends: pages and API GET of `watched`, a POST to `post_to`."""
+    with app.app_context():
+        game = db.session.get(Game, watched)
+        assert game is not None
+        view, edit = game.view_token, game.edit_token
+        post_token = db.session.get(Game, post_to).edit_token
+    client = app.test_client()
+    client.set_cookie("sk_device", DEVICE)
+    requests = {
+        "game page": lambda: client.get(f"/games/{watched}"),
+        "share page": lambda: client.get(f"/s/{view}"),
+        "API game GET": lambda: client.get(
+            f"/api/v1/games/{watched}", headers={"Authorization": f"Bearer {view}"}
+        ),
+        "API game GET (edit token)": lambda: client.get(
+            f"/api/v1/games/{watched}", headers={"Authorization": f"Bearer {edit}"}
+        ),
+        "API round POST": lambda: client.post(
+            f"/api/v1/games/{post_to}/rounds",
+            json=round_body(post_round),
+            headers={"Authorization": f"Bearer {post_token}"},
+        ),
+    }
+    found = {}
+    for name, send in requests.items():
+        before = counter.count
+        response = send()
+        assert response.status_code in (200, 201), (name, response.status_code)
+        found[name] = counter.count - before
+    return found
+
+
+def test_queries_do_not_grow_with_games_or_rounds(app: Flask, counter: Counter, bench) -> None:
+    with app.app_context():
+        watched = bench.write_with_services(plan(bench, 2, 1, device=DEVICE))
+        post_to = bench.write_in_bulk([plan(bench, 2, 2)])[0]
+    alone = counts(app, counter, watched, post_to, 3)
+
+    with app.app_context():
+        rng = random.Random(3)
+        bench.write_in_bulk([bench.plan_game(rng, device=DEVICE) for _ in range(30)])
+        post_to = bench.write_in_bulk([plan(bench, 2, 4)])[0]
+        assert bench.game_service.count_games() == 33
+    crowded = counts(app, counter, watched, post_to, 3)
+    assert crowded == alone
+
+    with app.app_context():
+        longer = plan(bench, 10, 1, device=DEVICE)
+        for number, entry in enumerate(longer.entries[2:], 3):
+            game = bench.game_service.load_game(watched)
+            assert bench.game_service.record_round(game, entry, number=number).saved
+            db.session.remove()
+        post_to = bench.write_in_bulk([plan(bench, 10, 5)])[0]
+    assert counts(app, counter, watched, post_to, 11) == alone
+
+
+def _rows(game_id: int) -> dict[str, list[dict[str, Any]]]:
+    """Every stored row of a game, without ids, keys, times and tokens (they always differ)."""
+    skip = {"id", "game_id", "round_id", "created_at", "updated_at", "at", "opened_at"}
+    skip |= {"finished_at", "edit_token", "view_token"}
+
+    def plain(row: Any) -> dict[str, Any]:
+        return {c.key: getattr(row, c.key) for c in row.__table__.columns if c.key not in skip}
+
+    game = db.session.get(Game, game_id)
+    rounds = list(
+        db.session.scalars(select(Round).where(Round.game_id == game_id).order_by(Round.id))
+    )
+    number = {r.id: r.number for r in rounds}
+    round_ids = list(number)
+
+    def of_rounds(model: Any) -> list[dict[str, Any]]:
+        rows = db.session.scalars(
+            select(model).where(model.round_id.in_(round_ids)).order_by(model.id)
+        )
+        return [{**plain(row), "round": number[row.round_id]} for row in rows]
+
+    def of_game(model: Any) -> list[dict[str, Any]]:
+        rows = db.session.scalars(select(model).where(model.game_id == game_id).order_by(model.id))
+        return [plain(row) for row in rows]
+
+    return {
+        "game": [{**plain(game), "finished": game.finished_at is not None}],
+        "players": of_game(Player),
+        "rounds": [plain(row) for row in rounds],
+        "hands": of_rounds(Hand),
+        "penalties": of_rounds(Penalty),
+        "changes": of_game(Change),
+        "devices": of_game(DeviceGame),
+    }  # fmt: skip
+
+
+def test_bulk_rows_are_what_the_services_store(app: Flask, bench) -> None:
+    rng = random.Random(7)
+    game_plan = bench.plan_game(rng, players=5, device=DEVICE, open_train=True)
+    setup = core.new_game(game_plan.players, game_plan.rules)
+    # Every kind of round: blocked, hands as tiles, a penalty.
+    game_plan.entries[1] = bench.random_entry(rng, setup, 2, bench.Mix(1.0, 1.0, 1.0))
+    game_plan.entries[2] = bench.random_entry(rng, setup, 3, bench.Mix(0.0, 0.5, 1.0))
+    with app.app_context():
+        by_services = _rows(bench.write_with_services(game_plan))
+        by_bulk = _rows(bench.write_in_bulk([game_plan])[0])
+    assert by_services["game"][0]["finished"] is True
+    assert any(row["tiles"] for row in by_services["hands"])
+    assert by_services["penalties"]
+    assert any(row["new_value"] == "blocked" for row in by_services["changes"])
+    assert by_bulk == by_services
+
+
+REQUESTS = (
+    "game_page_finished",
+    "game_page_in_progress",
+    "api_game_get",
+    "api_round_post",
+    "chart_first_render",
+    "chart_cached",
+    "share_page",
+    "home_page",
+    "healthz",
+    "chart_cold_process",
+)
+
+
+def test_quick_benchmark_produces_every_figure(bench, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "results.json"
+    assert bench.main(["--quick", "--out", str(out)]) == 0
+    results = json.loads(out.read_text(encoding="utf-8"))
+
+    assert results["meta"]["finished_games"] == bench.QUICK.games
+    assert results["meta"]["games_in_database"] > bench.QUICK.games
+    rows = {**results["requests"], **results["scaling"]}
+    assert set(results["requests"]) == set(REQUESTS)
+    assert set(results["scaling"]) == {"game_page_1_game", "game_page_all_games"}
+    for key, row in rows.items():
+        assert row["n"] >= 1, key
+        assert 0 < row["min_ms"] <= row["median_ms"] <= row["p90_ms"], key
+        assert row["cpu_median_ms"] > 0, key
+        if key != "healthz":
+            assert row["queries"] >= 1, key
+    assert results["scaling"]["game_page_1_game"]["games"] == 1
+    assert {t["target"] for t in results["targets"]} == {
+        "game_page_finished",
+        "game_page_in_progress",
+        "api_game_get",
+        "chart_cached",
+        "game_page_scaling",
+    }
+    assert all(isinstance(t["pass"], bool) for t in results["targets"])
+    printed = capsys.readouterr().out
+    assert "median ms" in printed and "targets:" in printed
+    assert all(row["label"] in printed for row in rows.values())
