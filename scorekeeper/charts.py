@@ -324,9 +324,12 @@ def player_chart(
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    fig = Figure(figsize=(WIDTH, 3.6))
+    # Narrower than the game charts: one series reads fine small, and on a phone the text
+    # then shows at about the size of the page's own small print.
+    width = 4.4
+    fig = Figure(figsize=(width, 3.0))
     ax = fig.add_subplot()
-    _place(fig, left=0.62, right=0.2, top=0.32, bottom=0.85)
+    _place(fig, left=0.5, right=0.15, top=0.3, bottom=0.78)
     xs = list(range(len(months)))
     bars = ax.bar(
         xs, list(averages), width=0.6, color="#9ecae1", edgecolor="#0072B2", linewidth=0.6
@@ -334,7 +337,7 @@ def player_chart(
     (line,) = ax.plot(
         xs, list(running), color="#D55E00", marker="o", markersize=5, linewidth=1.8, clip_on=False
     )
-    _set_round_ticks(ax, [_short(m, 12) for m in months], room=8)
+    _set_round_ticks(ax, [_short(m, 12) for m in months], room=5)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
     high = max([5.0, *averages, *running])
     ax.set_ylim(0, high * 1.08)
@@ -342,7 +345,7 @@ def player_chart(
     ax.set_axisbelow(True)
     ax.set_title(_plain(title))
     ax.set_xlabel(_plain(xlabel))
-    fig.text(0.04 / WIDTH, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
+    fig.text(0.04 / width, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
     fig.legend(
         [bars, line],
         [_short(month_label, 40), _short(running_label, 40)],

@@ -32,6 +32,9 @@ MEXICAN_TRAIN = "mexican_train"
 LAST_GAMES = 10
 LAST_MEETINGS = 10
 LRU_SIZE = 64
+# Part of every chart's key: bump it when charts.player_chart draws differently, so files
+# cached by an older build are not served again.
+CHART_STYLE = 2
 # How many player charts this process has rendered (tests read it).
 RENDERS = 0
 
@@ -435,7 +438,7 @@ def chart_key(points: Sequence[MonthPoint], labels: Sequence[str], text: PlayerC
 
     It changes when a game of theirs finishes (or is reopened, moved, merged) and when the
     wording changes; there is no version column to bump, so the data is the version."""
-    parts = [*(repr(astuple(p)) for p in points), *labels, *astuple(text)]
+    parts = [str(CHART_STYLE), *(repr(astuple(p)) for p in points), *labels, *astuple(text)]
     return _hash("\x1f".join(parts).encode("utf-8"), 12)
 
 
