@@ -1,0 +1,1 @@
+"""Season tests (a package, so `from .helpers import ...` works beside the other test folders)."""
