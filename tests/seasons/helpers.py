@@ -75,7 +75,7 @@ def play(
         for number, (out, pips) in enumerate(rounds, 1):
             db.session.remove()
             loaded = game_service.load_game(game_id)
-            hands = {name: core.HandEntry(pips=pips.get(name, 0)) for name in seats}
+            hands = {n: core.HandEntry(pips=0 if n == out else pips.get(n, 0)) for n in seats}
             outcome = game_service.record_round(
                 loaded, core.RoundEntry(hands, out), number=number, confirm=True
             )
