@@ -20,7 +20,8 @@ def sign_in_first(next_url: str | None = None) -> None:
     the page the form was on: the form's own URL only answers POST)."""
     if not login_manager.login_view:
         abort(401)
-    flash(_("Please sign in first."), "info")
+    # The same words as Flask-Login's own redirect (the game pages use that one).
+    flash(str(login_manager.login_message or _("Please sign in first.")), "info")
     target = next_url or request.full_path.rstrip("?")
     abort(redirect(login_url(login_manager.login_view, next_url=target)))
 

@@ -49,7 +49,7 @@ class SettingsForm(FlaskForm):
     open_train_points = SetupForm.open_train_points
     strategic_error = SetupForm.strategic_error
     adjustments = SetupForm.adjustments
-    public = BooleanField(_l("Public page: anyone with its link can see the club's games"))
+    public = BooleanField(_l("Turn on the public page"))
     submit = SubmitField(_l("Save settings"))
 
     def rules(self) -> core.GameRules:
@@ -127,11 +127,13 @@ class RosterPlayerForm(FlaskForm):
     user_id = SelectField(_l("Member's account"), coerce=_optional_id, choices=[])
     submit = SubmitField(_l("Save"))
 
-    def set_members(self, members) -> None:
-        """Offer the club's members' accounts (and 'none')."""
-        self.user_id.choices = [SelectChoice("", _l("Not linked"))] + [
-            SelectChoice(m.user_id, m.user.name) for m in members
-        ]
+    def set_members(self, members, linked=None) -> None:
+        """Offer the club's members' accounts, 'none', and the account linked now (`linked`,
+        a User: it stays on offer after its owner left the club)."""
+        choices = [SelectChoice(m.user_id, m.user.name) for m in members]
+        if linked is not None and all(m.user_id != linked.id for m in members):
+            choices.append(SelectChoice(linked.id, linked.name))
+        self.user_id.choices = [SelectChoice("", _l("Not linked"))] + choices
 
 
 class MergeForm(FlaskForm):
@@ -172,5 +174,7 @@ class ClubSetupForm(SetupForm):
 class MoveGameForm(FlaskForm):
     """Move a quick game into one of the clubs where this person scores."""
 
-    club_id = SelectField(_l("Club"), coerce=_optional_id, choices=[], validate_choice=False)
+    club_id = SelectField(
+        _l("Move this game to a club"), coerce=_optional_id, choices=[], validate_choice=False
+    )
     submit = SubmitField(_l("Move to this club"))

@@ -415,7 +415,7 @@ def edit_player(club_id: int, entry_id: int) -> ResponseReturnValue:
     club, role = club_for(club_id, "scorer", next_url=back)
     entry = _entry_or_404(club, entry_id)
     form = RosterPlayerForm(data={"display_name": entry.display_name, "user_id": entry.user_id})
-    form.set_members(club_service.members_of(club))
+    form.set_members(club_service.members_of(club), club_service.linked_account(entry))
     general: list[str] = []
     status = 400 if form.is_submitted() else 200
     if form.validate_on_submit():

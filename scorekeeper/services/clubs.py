@@ -423,6 +423,11 @@ def games_played(club: Club) -> dict[int, int]:
     )
 
 
+def linked_account(entry: RosterPlayer) -> User | None:
+    """The account a roster entry is linked to, or None."""
+    return db.session.get(User, entry.user_id) if entry.user_id is not None else None
+
+
 def _valid_name(raw: object) -> str:
     """A roster name as stored, refused if empty or too long."""
     name = core.clean_name(raw)
@@ -493,7 +498,8 @@ def update_roster_player(entry: RosterPlayer, display_name: str, user_id: int | 
         name = _valid_name(display_name)
     else:
         name = _free_name(club, display_name, other_than=entry.id)
-    entry.user_id = _linked_account(club, user_id, other_than=entry.id)
+    if user_id != entry.user_id:  # a link kept as it was stays, even if that person left
+        entry.user_id = _linked_account(club, user_id, other_than=entry.id)
     entry.display_name = name
     db.session.commit()
 

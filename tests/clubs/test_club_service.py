@@ -303,3 +303,13 @@ def test_clubs_to_move_into_are_those_where_one_scores(app, club_id, people, ctx
     make_club(app, people["Vera"], "Vera's")
     assert [c.name for c in club_service.clubs_to_move_into(user(people["Vera"]))] == ["Vera's"]
     assert [c.id for c in club_service.clubs_to_move_into(user(people["Sam"]))] == [club_id]
+
+
+def test_a_link_stays_when_its_member_leaves(app, club_id, people, ctx):
+    sam = club_service.add_roster_player(club(club_id), "Sam", people["Sam"])
+    club_service.leave_club(club(club_id), user(people["Sam"]))
+    club_service.update_roster_player(sam, "Sam B", people["Sam"])
+    assert (sam.display_name, club_service.linked_account(sam).name) == ("Sam B", "Sam")
+    with pytest.raises(ClubError) as error:
+        club_service.update_roster_player(sam, "Sam B", people["Otto"])
+    assert codes(error) == ["link_not_member"]
