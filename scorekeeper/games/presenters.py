@@ -26,6 +26,8 @@ class Cell:
     penalty: int
     went_out: bool
     tiles: str | None
+    # A round the player missed (they joined late): scored by the club's late-arrival rule.
+    late: bool = False
 
 
 @dataclass
@@ -57,6 +59,8 @@ class Sheet:
     future_engines: list[int]
     higher_wins: bool
     running: dict[str, list[int]]
+    # The late-arrival rules ("highest", "average", "zero") behind the sheet's late cells.
+    late_rules: list[str] = field(default_factory=list)
 
 
 def abbreviate(names: Sequence[str], width: int = 4) -> list[str]:
@@ -79,7 +83,8 @@ def sheet_of(game: Game, state: core.GameState) -> Sheet:
     players = list(setup.players)
     results = game_service.results_of(game)
     rows = []
-    for number, result in enumerate(results, 1):
+    late = [[hand.late for hand in row.hands] for row in game.round_rows]
+    for number, (result, late_flags) in enumerate(zip(results, late, strict=True), 1):
         cells = [
             Cell(
                 hand.score,
@@ -87,8 +92,9 @@ def sheet_of(game: Game, state: core.GameState) -> Sheet:
                 hand.penalty,
                 hand.went_out,
                 " ".join(str(t) for t in hand.tiles) if hand.tiles else None,
+                is_late,
             )
-            for hand in result.hands
+            for hand, is_late in zip(result.hands, late_flags, strict=True)
         ]
         opener = None if setup.is_draw else core.opener(players, number)
         rows.append(
@@ -121,6 +127,9 @@ def sheet_of(game: Game, state: core.GameState) -> Sheet:
         future_engines=list(state.engines[len(results) :]),
         higher_wins=setup.is_draw,
         running={name: core.running_totals(values) for name, values in scores.items()},
+        late_rules=[rule.value for rule in game_service.late_rules_used(game)]
+        if any(any(flags) for flags in late)
+        else [],
     )
 
 

@@ -7,7 +7,7 @@ keeps the history. It owns the transactions: each public function commits or rol
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from sqlalchemy import func, select, update
@@ -18,6 +18,7 @@ from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Change,
+    Club,
     DeviceGame,
     Game,
     Hand,
@@ -192,6 +193,35 @@ def create_game(
 
     A club game gets `club_id` (the club's members see it, not the device) and, per seat, the
     roster entry that player is (None for a guest)."""
+    game = add_game(
+        players,
+        rules,
+        teams,
+        device=device,
+        club_id=club_id,
+        roster_ids=roster_ids,
+        season_id=season_id,
+        club_night_id=club_night_id,
+        table_number=table_number,
+    )
+    db.session.commit()
+    return game
+
+
+def add_game(
+    players: Sequence[object],
+    rules: core.GameRules,
+    teams: Sequence[Sequence[str]] = (),
+    *,
+    device: str | None = None,
+    club_id: int | None = None,
+    roster_ids: Sequence[int | None] | None = None,
+    season_id: int | None = None,
+    club_night_id: int | None = None,
+    table_number: int | None = None,
+) -> Game:
+    """create_game without the commit: for a use case that makes several games in one
+    transaction (a club night's tables). The caller commits or rolls back."""
     setup = core.new_game(players, rules, teams)
     resolved = setup.rules
     game = Game(
@@ -230,7 +260,6 @@ def create_game(
     )
     if device and club_id is None:
         db.session.add(DeviceGame(device=device, game_id=game.id, can_edit=True))
-    db.session.commit()
     return game
 
 
@@ -427,6 +456,9 @@ def record_round(
         db.session.rollback()
         raise StaleGame(game, next_number) from None
     db.session.refresh(game)
+    if len(game.players) != len(check.result.hands):  # a late arrival joined meanwhile
+        db.session.rollback()
+        raise StaleGame(game, next_number)
     _finish_if_over(game)
     db.session.commit()
     return SaveOutcome(check, row, changes=changes)
@@ -449,11 +481,13 @@ def edit_round(
         raise LookupError(number)
     if round_version is not None and row.version != round_version:
         raise StaleGame(game, number)
-    check = core.check_round(setup_of(game), number, entry)
+    setup, entry = _as_played(game, row, entry)
+    check = core.check_round(setup, number, entry)
     if not check.ok or (check.warnings and not confirm):
         return SaveOutcome(check, needs_confirmation=check.ok)
     assert check.result is not None
     before = result_of(game, row)
+    before_hands = [hand for hand in before.hands if hand.player in setup.players]
     done = db.session.execute(
         update(Round)
         .where(Round.id == row.id, Round.version == row.version)
@@ -466,8 +500,8 @@ def edit_round(
     _bump_version(game, expected_version)
     db.session.refresh(row)
     _store(game, row, check.result)
-    changes: list[Change] = []
-    for old, new in zip(before.hands, check.result.hands, strict=True):
+    changes = _rescore_late(game, row, device)
+    for old, new in zip(before_hands, check.result.hands, strict=True):
         old_text, new_text = describe_hand(old), describe_hand(new)
         if old_text != new_text:
             changes.append(
@@ -530,6 +564,9 @@ def undo_last_round(
         for hand in result.hands
     )
     db.session.delete(row)
+    for player in game.players:
+        # A late arrival who joined after the undone round plays it when it is recorded again.
+        player.joined_round = min(player.joined_round, undone)
     db.session.flush()
     db.session.refresh(game)
     _finish_if_over(game)
@@ -548,6 +585,181 @@ def end_game(game: Game, *, device: str | None = None) -> None:
     _store_final_figures(game, state_of(game))
     db.session.add(Change(game_id=game.id, action="ended", device=device))
     db.session.commit()
+
+
+# Late arrivals ---------------------------------------------------------------------------------
+
+JOINED_LATE = "joined late"
+
+
+def join_late(
+    game: Game,
+    name: str,
+    rule: core.LateRule,
+    *,
+    roster_id: int | None = None,
+    device: str | None = None,
+) -> Player:
+    """Seat a late arrival at the next round. Each round already played gets a hand for them,
+    marked late, scored by `rule` from the others' scores of that round (core.late_scores);
+    from then on they are a seat like any other.
+
+    Refused (core.RuleError) for a finished, draw or partnership game (late_join_problem), or
+    a name the game already has; StaleGame if the game changed meanwhile."""
+    state = state_of(game)
+    problem = late_join_problem(game, state)
+    if problem is not None:
+        raise core.RuleError(problem)
+    setup = setup_of(game)
+    try:
+        joined = core.new_game([*setup.players, name], rules_of(game))
+    except core.RuleError as error:
+        # The core numbers the players; the only new one is the late arrival's name field.
+        raise core.RuleError(
+            [
+                replace(p, field="name") if (p.field or "").startswith("players") else p
+                for p in error.problems
+            ]
+        ) from None
+    clean = joined.players[-1]
+    missed = [[hand.score for hand in row.hands if not hand.late] for row in game.round_rows]
+    scores = core.late_scores(core.LateRule(rule), missed)
+    _bump_version(game, game.version)
+    seat = max((player.seat for player in game.players), default=-1) + 1
+    player = Player(
+        game_id=game.id,
+        seat=seat,
+        name=clean,
+        roster_player_id=roster_id,
+        joined_round=state.rounds_played + 1,
+    )
+    db.session.add(player)
+    for row, score in zip(game.round_rows, scores, strict=True):
+        row.hands.append(Hand(seat=seat, pips=0, penalty=0, score=score, late=True))
+    db.session.add(
+        Change(
+            game_id=game.id,
+            action=JOINED_LATE,
+            round_number=player.joined_round,
+            player=clean,
+            new_value=f"{JOINED_LATE} ({core.LateRule(rule).value})",
+            device=device,
+        )
+    )
+    try:
+        db.session.flush()
+    except IntegrityError:  # a round or another late arrival took the seat a moment ago
+        db.session.rollback()
+        raise StaleGame(game) from None
+    db.session.refresh(game)
+    _finish_if_over(game)
+    db.session.commit()
+    return player
+
+
+def late_join_problem(game: Game, state: core.GameState | None = None) -> core.Problem | None:
+    """Why nobody can join this game late (finished, draw game, partnerships), or None."""
+    state = state or state_of(game)
+    if state.finished:
+        return core.Problem(
+            "late_finished", core.N_("The game is over: nobody can join it any more.")
+        )
+    if game.game_type == core.GameType.DRAW.value:
+        return core.Problem(
+            "late_draw",
+            core.N_(
+                "A late player cannot join a draw game: its hands are won, so there is no "
+                "round score to give for the hands they missed."
+            ),
+        )
+    if any(player.team is not None for player in game.players):
+        return core.Problem(
+            "late_teams",
+            core.N_("A late player cannot join a partnership game: the teams are set."),
+        )
+    return None
+
+
+def late_rules_of(game: Game) -> dict[str, core.LateRule]:
+    """The rule each late arrival's missed rounds are scored by: the club's rule when they
+    joined (kept in the history), by player name."""
+    rows = db.session.execute(
+        select(Change.player, Change.new_value)
+        .where(Change.game_id == game.id, Change.action == JOINED_LATE)
+        .order_by(Change.id)
+    ).all()
+    rules: dict[str, core.LateRule] = {}
+    for player, value in rows:
+        word = (value or "").rstrip(")").rsplit("(", 1)[-1]
+        if player and word in {rule.value for rule in core.LateRule}:
+            rules[player] = core.LateRule(word)
+    return rules
+
+
+def late_rules_used(game: Game) -> list[core.LateRule]:
+    """The rules the game's late hands were scored by (for the sheet's legend), in rule order."""
+    late_seats = {hand.seat for row in game.round_rows for hand in row.hands if hand.late}
+    if not late_seats:
+        return []
+    recorded = late_rules_of(game)
+    used = {
+        recorded.get(player.name) or _club_late_rule(game)
+        for player in game.players
+        if player.seat in late_seats
+    }
+    return [rule for rule in core.LateRule if rule in used]
+
+
+def _club_late_rule(game: Game) -> core.LateRule:
+    club = db.session.get(Club, game.club_id) if game.club_id is not None else None
+    try:
+        return core.LateRule(club.late_rule if club is not None else "highest")
+    except ValueError:
+        return core.LateRule.HIGHEST
+
+
+def _as_played(
+    game: Game, row: Round, entry: core.RoundEntry
+) -> tuple[core.GameSetup, core.RoundEntry]:
+    """The table as it played this round: without the late arrivals who missed it (whatever
+    the entry says for them is left out: their score follows from the others')."""
+    setup = setup_of(game)
+    late = {hand.seat for hand in row.hands if hand.late}
+    if not late:
+        return setup, entry
+    away = {player.name for player in game.players if player.seat in late}
+    present = tuple(name for name in setup.players if name not in away)
+    teams = tuple(team for team in setup.teams if not away & set(team))
+    hands = {name: hand for name, hand in entry.hands.items() if name not in away}
+    return core.GameSetup(present, setup.rules, teams), replace(entry, hands=hands)
+
+
+def _rescore_late(game: Game, row: Round, device: str | None) -> list[Change]:
+    """After an edit, score the round's late hands again from the others' new scores."""
+    late = [hand for hand in row.hands if hand.late]
+    if not late:
+        return []
+    rules = late_rules_of(game)
+    others = [hand.score for hand in row.hands if not hand.late]
+    names = {player.seat: player.name for player in game.players}
+    changes = []
+    for hand in late:
+        name = names[hand.seat]
+        (score,) = core.late_scores(rules.get(name) or _club_late_rule(game), [others])
+        if score != hand.score:
+            changes.append(
+                Change(
+                    game_id=game.id,
+                    action="edited",
+                    round_number=row.number,
+                    player=name,
+                    old_value=f"{hand.score} ({JOINED_LATE})",
+                    new_value=f"{score} ({JOINED_LATE})",
+                    device=device,
+                )
+            )
+            hand.score = score
+    return changes
 
 
 def count_games() -> int:

@@ -1,0 +1,263 @@
+"""Club night pages: the club's nights, starting a night, the night's live page, late arrivals
+and the club's late-arrival rule.
+
+Views are thin: check who asks (clubs.access, games.access), read the form, call one service,
+flash, redirect.
+"""
+
+from __future__ import annotations
+
+import random
+
+from flask import (
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+
+from scorekeeper.clubs.access import club_for
+from scorekeeper.devices import current_device
+from scorekeeper.games.access import game_for_device
+from scorekeeper.i18n import problem_text
+from scorekeeper.models import Club, ClubNight
+from scorekeeper.nights import bp
+from scorekeeper.nights.forms import (
+    MAX_GUEST_ROWS,
+    RULE_LABELS,
+    LateForm,
+    LateRuleForm,
+    guest_rows_from,
+    night_form_class,
+)
+from scorekeeper.services import clubs as club_service
+from scorekeeper.services import games as game_service
+from scorekeeper.services import nights as night_service
+from scorekeeper.services.nights import NightError
+
+
+def _put_problems(form: FlaskForm, problems, aliases: dict[str, str] | None = None) -> list[str]:
+    """Show each problem next to its field; return those that belong to the whole form (a
+    table's problem says which table)."""
+    general: list[str] = []
+    for problem in problems:
+        text = problem_text(problem)
+        name = (aliases or {}).get(problem.field, problem.field)
+        if name and name in form:
+            form[name].errors = [*form[name].errors, text]
+        elif name and name.startswith("table-") and not problem.code.startswith("night_"):
+            general.append(_("Table %(n)s: %(message)s", n=name[6:], message=text))
+        else:
+            general.append(text)
+    return general
+
+
+def _night_or_404(club: Club, night_id: int) -> ClubNight:
+    night = night_service.get_night(club, night_id)
+    if night is None:
+        abort(404)
+    return night
+
+
+def _rule_form(club: Club) -> LateRuleForm:
+    return LateRuleForm(formdata=None, data={"rule": night_service.late_rule(club).value})
+
+
+# The club's nights -----------------------------------------------------------------------------
+
+
+@bp.get("/clubs/<int:club_id>/nights")
+def index(club_id: int) -> ResponseReturnValue:
+    """The club's nights, newest first; scorers start one; the owner sets the late rule."""
+    club, role = club_for(club_id)
+    return render_template(
+        "nights/index.html",
+        club=club,
+        role=role,
+        nights=night_service.nights_of(club),
+        rule_form=_rule_form(club) if role == "owner" else None,
+        rule=night_service.late_rule(club).value,
+    )
+
+
+@bp.post("/clubs/<int:club_id>/late-rule")
+def late_rule(club_id: int) -> ResponseReturnValue:
+    """The owner chooses how a late arrival's missed rounds are scored."""
+    back = url_for("nights.index", club_id=club_id)
+    club, _role = club_for(club_id, "owner", next_url=back)
+    form = LateRuleForm()
+    if not form.validate():
+        flash(_("Choose how a late arrival's missed rounds are scored."), "error")
+        return redirect(back)
+    night_service.set_late_rule(club, form.rule.data)
+    flash(
+        _(
+            "Saved: a late arrival scores %(rule)s for each round they missed.",
+            rule=str(RULE_LABELS[form.rule.data]).lower(),
+        ),
+        "success",
+    )
+    return redirect(back)
+
+
+# Starting a night ------------------------------------------------------------------------------
+
+
+def _shuffler() -> random.Random:
+    """The shuffle's random source (NIGHT_SHUFFLE_SEED makes it repeatable, for tests)."""
+    return random.Random(current_app.config.get("NIGHT_SHUFFLE_SEED"))
+
+
+def _render_new(club, role, form, general=None, status=200, shuffled=False):
+    return render_template(
+        "nights/new.html",
+        club=club,
+        role=role,
+        form=form,
+        general=general or [],
+        shuffled=shuffled,
+        season=night_service.season_for(club, form.played_on.data) if form.played_on.data else None,
+        rule=night_service.late_rule(club).value,
+    ), status
+
+
+@bp.route("/clubs/<int:club_id>/nights/new", methods=["GET", "POST"])
+def new(club_id: int) -> ResponseReturnValue:
+    """Start a club night: who is here, how many tables, who sits where (or shuffle)."""
+    back = url_for("nights.new", club_id=club_id)
+    club, role = club_for(club_id, "scorer", next_url=back)
+    rows = guest_rows_from(request.form.get("guest_rows"))
+    if request.form.get("add_guest"):
+        rows = min(rows + 1, MAX_GUEST_ROWS)
+    form = night_form_class(club_service.active_roster(club), rows)()
+    form.guest_rows.data = str(rows)
+    if not form.is_submitted() or form.add_guest.data:
+        return _render_new(club, role, form)
+    if not form.validate():
+        expired = "csrf_token" in form.errors
+        general = [_("The form expired: please press the button again.")] if expired else []
+        return _render_new(club, role, form, general, 400)
+    try:
+        if form.shuffle.data:
+            form.place(night_service.shuffle_tables(form.seats(), form.tables.data, _shuffler()))
+            return _render_new(club, role, form, shuffled=True)
+        night = night_service.start_night(
+            club,
+            played_on=form.played_on.data,
+            name=form.name.data or "",
+            tables=form.tables.data,
+            seats=form.seats(),
+            device=current_device(),
+        )
+    except NightError as error:
+        return _render_new(club, role, form, _put_problems(form, error.problems), 422)
+    flash(_("The night has started. Each table scores its own game."), "success")
+    return redirect(url_for("nights.detail", club_id=club.id, night_id=night.id))
+
+
+# The night's page ------------------------------------------------------------------------------
+
+
+def _night_page(club_id: int, night_id: int, template: str) -> ResponseReturnValue:
+    club, role = club_for(club_id)
+    night = _night_or_404(club, night_id)
+    version = night_service.night_version(night)
+    # The live part differs by role (scorers get links to add late arrivals) and language.
+    etag = f"{version}-{role}-{get_locale()}-{template.rsplit('/', 1)[-1]}"
+    if etag in request.if_none_match:
+        response = Response(status=304)
+    else:
+        response = make_response(
+            render_template(
+                template,
+                club=club,
+                role=role,
+                night=night,
+                view=night_service.night_view(night),
+                version=version,
+                rule=night_service.late_rule(club).value,
+            )
+        )
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@bp.get("/clubs/<int:club_id>/nights/<int:night_id>")
+def detail(club_id: int, night_id: int) -> ResponseReturnValue:
+    """Every table of the night on one page; it refreshes itself; the results at the end."""
+    return _night_page(club_id, night_id, "nights/detail.html")
+
+
+@bp.get("/clubs/<int:club_id>/nights/<int:night_id>/live")
+def live(club_id: int, night_id: int) -> ResponseReturnValue:
+    """The live part of the night's page, polled with If-None-Match (304 when nothing moved)."""
+    return _night_page(club_id, night_id, "nights/_live.html")
+
+
+# Late arrivals ---------------------------------------------------------------------------------
+
+
+@bp.route("/games/<int:game_id>/late", methods=["GET", "POST"])
+def join_late(game_id: int) -> ResponseReturnValue:
+    """A late arrival joins a club game at its next round (the club's scorers only)."""
+    game, _access = game_for_device(game_id, edit=True)
+    if game.club_id is None:
+        abort(404)  # the late-arrival rule is a club's
+    club = club_service.get_club(game.club_id)
+    state = game_service.state_of(game)
+    refused = game_service.late_join_problem(game, state)
+    form = LateForm()
+    form.set_candidates(night_service.late_candidates(club, game))
+    general: list[str] = []
+    status = 200
+    if form.is_submitted() and refused is None:
+        status = 400
+        if form.validate():
+            try:
+                player = night_service.add_late_player(
+                    club,
+                    game,
+                    roster_id=form.roster.data,
+                    guest=form.guest.data,
+                    device=current_device(),
+                )
+            except NightError as error:
+                general, status = _put_problems(form, error.problems, {"name": "guest"}), 422
+            except game_service.StaleGame:
+                general = [_("The game changed on another phone just now: please try again.")]
+                status = 409
+            else:
+                flash(
+                    _(
+                        "%(name)s joins at round %(n)s; the rounds they missed are scored by "
+                        "the club's rule.",
+                        name=player.name,
+                        n=player.joined_round,
+                    ),
+                    "success",
+                )
+                return redirect(url_for("games.detail", game_id=game.id, _anchor="sheet"))
+        elif "csrf_token" in form.errors:
+            general = [_("The form expired: please press the button again.")]
+    elif form.is_submitted():
+        status = 409
+    return render_template(
+        "nights/late.html",
+        game=game,
+        club=club,
+        state=state,
+        form=form,
+        refused=problem_text(refused) if refused is not None else None,
+        general=general,
+        rule=night_service.late_rule(club).value,
+    ), status
