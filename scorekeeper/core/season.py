@@ -8,6 +8,7 @@ long season never has to load every round.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -137,14 +138,26 @@ def season_standings(
         (item for item in lines if item[3]), key=lambda item: (key(item), item[0].player)
     )
     unranked = sorted((item for item in lines if not item[3]), key=lambda item: item[0].player)
+    # Each key once, and places in one pass (equal keys sit together in `ranked`): a club with
+    # dozens of players must not cost a comparison of every pair.
+    keys = [key(item) for item in ranked]
+    ties = Counter(keys)
     result: list[SeasonLine] = []
-    for item in ranked:
-        same = [other for other in ranked if key(other) == key(item)]
-        place = ranked.index(same[0]) + 1
+    place = 0
+    for index, item in enumerate(ranked):
+        if index == 0 or keys[index] != keys[index - 1]:
+            place = index + 1
         line, average, points, _ = item
         result.append(
             SeasonLine(
-                place, len(same) > 1, line.player, line.games, line.wins, points, average, True
+                place,
+                ties[keys[index]] > 1,
+                line.player,
+                line.games,
+                line.wins,
+                points,
+                average,
+                True,
             )
         )
     for line, average, points, _ in unranked:
