@@ -35,6 +35,7 @@ def register_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
 def register_extensions(app: Flask) -> None:
     """Bind the unbound extensions to this app."""
     from flask_babel import get_locale
+    from flask_babel import lazy_gettext as _l
 
     from scorekeeper import devices, models  # noqa: F401  (models registers tables)
     from scorekeeper.extensions import babel, csrf, db, login_manager, migrate, select_locale
@@ -48,12 +49,17 @@ def register_extensions(app: Flask) -> None:
     devices.init_app(app)
     login_manager.init_app(app)
     login_manager.user_loader(load_user)
+    login_manager.login_view = "accounts.sign_in"
+    login_manager.login_message = _l("Sign in to see that page.")
+    # The flashed message goes into the session, which holds plain text: translate it now.
+    login_manager.localize_callback = str
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals["get_locale"] = get_locale
 
 
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature area."""
+    from scorekeeper.accounts import bp as accounts_bp
     from scorekeeper.api import bp as api_bp
     from scorekeeper.clubs import bp as clubs_bp
     from scorekeeper.extensions import csrf
@@ -64,6 +70,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(main_bp)
     app.register_blueprint(games_bp)
     app.register_blueprint(players_bp)
+    app.register_blueprint(accounts_bp)
     app.register_blueprint(clubs_bp)
     app.register_blueprint(api_bp)
     csrf.exempt(api_bp)  # the API authenticates with bearer tokens, not cookies

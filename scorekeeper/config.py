@@ -2,6 +2,7 @@
 
 import os
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from flask import Flask
@@ -22,6 +23,19 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "BABEL_DEFAULT_LOCALE": "en",
         # Forms are small; anything larger is a mistake or an attack (answered with 413).
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+        # Cookies: no JavaScript access, not sent on cross-site posts. SECURE_COOKIES (or
+        # SCOREKEEPER_SECURE_COOKIES=1) sends them over HTTPS only: set it behind TLS.
+        "SECURE_COOKIES": False,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": False,
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        "REMEMBER_COOKIE_SECURE": False,
+        "REMEMBER_COOKIE_DURATION": timedelta(days=30),
+        "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
+        # Werkzeug's password hashing; tests use a cheaper method to stay fast.
+        "PASSWORD_HASH_METHOD": "scrypt",
     }
 
 
@@ -54,6 +68,9 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None = None) -> Non
         app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(uri)
     if test_config is not None:
         app.config.from_mapping(test_config)
+    if app.config.get("SECURE_COOKIES"):
+        app.config["SESSION_COOKIE_SECURE"] = True
+        app.config["REMEMBER_COOKIE_SECURE"] = True
 
 
 def warn_if_insecure(app: Flask) -> None:

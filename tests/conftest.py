@@ -1,19 +1,22 @@
-"""Shared fixtures: a fresh app and database per test, its client and CLI runner."""
+"""Shared fixtures: a fresh app and database per test, its client and CLI runner, accounts."""
 
+import itertools
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import flask_migrate
 import pytest
 from flask import Flask
-from flask.testing import FlaskCliRunner
+from flask.testing import FlaskClient, FlaskCliRunner
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 from werkzeug.test import Client
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.services import accounts as account_service
 
 # Variables a developer's shell may export that would leak into the app under test.
 ENV_VARS = ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_SECRET_KEY")
@@ -34,6 +37,8 @@ def app_config(tmp_path) -> dict[str, object]:
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}",
         # Request tests post forms without tokens; tests/test_app.py checks CSRF separately.
         "WTF_CSRF_ENABLED": False,
+        # scrypt costs about a second a hash on a busy machine; the method is not under test.
+        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
     }
 
 
@@ -94,3 +99,60 @@ def client(app: Flask) -> Client:
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     return app.test_cli_runner()
+
+
+# Accounts ----------------------------------------------------------------------------------
+
+PASSWORD = "correct horse battery staple"
+
+
+@dataclass(frozen=True)
+class Account:
+    """An account made for a test, with the password it signs in with."""
+
+    id: int
+    email: str
+    name: str
+    password: str
+
+
+@pytest.fixture
+def user_factory(app: Flask) -> Callable[..., Account]:
+    """user_factory(name="Ana", email=None, password=PASSWORD) -> Account: a new account
+    (email user1@example.com, user2@... unless given), made through the accounts service."""
+    numbers = itertools.count(1)
+
+    def make(name: str = "Ana", email: str | None = None, password: str = PASSWORD) -> Account:
+        with app.app_context():
+            user = account_service.create_user(
+                name, email or f"user{next(numbers)}@example.com", password
+            )
+            return Account(user.id, user.email, user.name, password)
+
+    return make
+
+
+def sign_in_client(client: FlaskClient, email: str, password: str, remember: bool = False):
+    """Sign a test client in through the sign-in form; asserts it worked (CSRF must be off)."""
+    data = {"email": email, "password": password}
+    if remember:
+        data["remember"] = "y"
+    response = client.post("/sign-in", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response
+
+
+@pytest.fixture
+def sign_in() -> Callable[..., object]:
+    """sign_in(client, email, password, remember=False): sign a test client in."""
+    return sign_in_client
+
+
+@pytest.fixture
+def signed_in_client(app: Flask, user_factory: Callable[..., Account]) -> FlaskClient:
+    """A new client signed in as a new account, which is `client.account` (an Account)."""
+    account = user_factory()
+    client = app.test_client()
+    sign_in_client(client, account.email, account.password)
+    client.account = account  # type: ignore[attr-defined]
+    return client

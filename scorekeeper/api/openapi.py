@@ -119,6 +119,11 @@ SCHEMAS: dict[str, Any] = {
             },
             "target": {"type": "integer", "enum": [50, 100], "default": 100},
             "house_rules": _ref("HouseRules"),
+            "club_id": {
+                **_nullable("integer"),
+                "description": "Create the game in this club (personal token of a scorer or "
+                "owner of the club). Players are then guests, given by name.",
+            },
         },
     },
     "CreatedGame": {
@@ -126,11 +131,28 @@ SCHEMAS: dict[str, Any] = {
         "required": ["id", "edit_token", "view_token", "engines", "edit_url", "view_url"],
         "properties": {
             "id": {"type": "integer"},
-            "edit_token": {"type": "string", "description": "Bearer token to record scores."},
-            "view_token": {"type": "string", "description": "Bearer token to read the game."},
+            "edit_token": {
+                **_nullable("string"),
+                "description": "Bearer token to record scores (null for a club game).",
+            },
+            "view_token": {
+                **_nullable("string"),
+                "description": "Bearer token to read the game (null for a club game).",
+            },
             "engines": {"type": "array", "items": {"type": "integer"}},
-            "edit_url": {"type": "string", "description": "Browser link that grants edit rights."},
-            "view_url": {"type": "string", "description": "Read-only browser link to share."},
+            "edit_url": {
+                **_nullable("string"),
+                "description": "Browser link that grants edit rights (null for a club game).",
+            },
+            "view_url": {
+                **_nullable("string"),
+                "description": "Read-only browser link to share (null for a club game).",
+            },
+            "club_id": {
+                "type": "integer",
+                "description": "Club games only: the club; its members open the game with "
+                "their personal tokens.",
+            },
         },
     },
     "PenaltyEntry": {
@@ -323,8 +345,35 @@ IF_NONE_MATCH = {
 }
 
 BAD_BODY = _json(_ref("Error"), "The body is not a JSON object.")
-UNAUTHORIZED = _json(_ref("Error"), "No Authorization: Bearer header, or a malformed one.")
-FORBIDDEN = _json(_ref("Error"), "The token is not one of this game's (writes need the edit one).")
+UNAUTHORIZED = _json(
+    _ref("Error"),
+    "No Authorization: Bearer header, a malformed one, or a personal token that is unknown or "
+    "revoked.",
+)
+FORBIDDEN = _json(
+    _ref("Error"),
+    "Quick game: the token is not one of this game's (writes need the edit one), or is a personal "
+    "token. Club game: not a personal token, or the account's role does not allow it (reading "
+    "needs a member, writing a scorer or owner).",
+)
+# Either token kind may be sent to a game's routes; which one opens the game depends on it.
+GAME_SECURITY = [{"bearer": []}, {"personalToken": []}]
+SECURITY_SCHEMES = {
+    "bearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A quick game's token from POST /games: the edit token reads and records "
+        "scores, the view token reads. It never opens a club game.",
+    },
+    "personalToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "sk_ followed by 43 URL-safe characters",
+        "description": "A personal API token, made on the account page (/account) and revocable "
+        "there. It opens the games of the account's clubs: a viewer reads, a scorer or owner also "
+        "records scores and creates club games. It never opens a quick game.",
+    },
+}
 NOT_FOUND = _json(_ref("Error"), "No such game (or round).")
 INVALID = _json(
     {"oneOf": [_ref("Errors"), _ref("Warnings")]},
@@ -341,7 +390,7 @@ def _round_write(summary: str, status: str, created: bool) -> dict[str, Any]:
     headers = {**ETAG, **(LOCATION if created else {})}
     return {
         "summary": summary,
-        "security": [{"bearer": []}],
+        "security": GAME_SECURITY,
         "parameters": [IF_MATCH],
         "requestBody": {
             "required": True,
@@ -367,13 +416,14 @@ def document() -> dict[str, Any]:
         "info": {
             "title": "Scorekeeper API",
             "version": "1",
-            "description": "Score Mexican Train and draw dominoes games. Creating a game needs no "
-            "token; its answer holds an edit token (record scores) and a view token (read).",
+            "description": "Score Mexican Train and draw dominoes games. Creating a quick game "
+            "needs no token; its answer holds an edit token (record scores) and a view token "
+            "(read). Club games are opened with members' personal API tokens instead.",
         },
         "servers": [{"url": "/api/v1"}],
         "components": {
             "schemas": SCHEMAS,
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": SECURITY_SCHEMES,
         },
         "paths": {
             "/openapi.json": {
@@ -385,6 +435,8 @@ def document() -> dict[str, Any]:
             "/games": {
                 "post": {
                     "summary": "Create a game",
+                    # No token for a quick game; a personal token for a club game (club_id).
+                    "security": [{}, {"personalToken": []}],
                     "requestBody": {
                         "required": True,
                         "content": {"application/json": {"schema": _ref("NewGame")}},
@@ -396,6 +448,14 @@ def document() -> dict[str, Any]:
                             headers={**ETAG, **LOCATION},
                         ),
                         "400": BAD_BODY,
+                        "401": _json(
+                            _ref("Error"),
+                            "club_id sent without a personal token, or with an unknown or "
+                            "revoked one.",
+                        ),
+                        "403": _json(
+                            _ref("Error"), "The account is not a scorer or owner of that club."
+                        ),
                         "422": _json(_ref("Errors"), "The players or options break a rule."),
                     },
                 }
@@ -403,7 +463,7 @@ def document() -> dict[str, Any]:
             "/games/{game_id}": {
                 "get": {
                     "summary": "Read a game: rounds, standings, what comes next",
-                    "security": [{"bearer": []}],
+                    "security": GAME_SECURITY,
                     "parameters": [GAME_ID, IF_NONE_MATCH],
                     "responses": {
                         "200": _json(_ref("Game"), "The game.", headers=ETAG),
@@ -422,7 +482,7 @@ def document() -> dict[str, Any]:
                 "parameters": [GAME_ID, NUMBER],
                 "get": {
                     "summary": "Read one round, hand by hand",
-                    "security": [{"bearer": []}],
+                    "security": GAME_SECURITY,
                     "responses": {
                         "200": _json(_ref("Round"), "The round.", headers=ETAG),
                         "401": UNAUTHORIZED,
@@ -433,7 +493,7 @@ def document() -> dict[str, Any]:
                 "put": _round_write("Correct a recorded round", "200", created=False),
                 "delete": {
                     "summary": "Delete the last round",
-                    "security": [{"bearer": []}],
+                    "security": GAME_SECURITY,
                     "parameters": [IF_MATCH],
                     "responses": {
                         "200": _json(_ref("Game"), "Deleted: the game as it is now.", headers=ETAG),

@@ -34,6 +34,7 @@ GAME_FIELDS = (
     "teams",
     "target",
     "house_rules",
+    "club_id",
 )
 HOUSE_RULE_FIELDS = ("open_train_points", "strategic_error", "adjustments")
 ROUND_FIELDS = ("number", "out", "blocked", "scores", "hands", "penalties", "confirm")
@@ -198,6 +199,8 @@ class GameRequest:
     players: list[str]
     rules: core.GameRules
     teams: list[list[str]]
+    # The club the game belongs to (a personal token of its scorer or owner is needed).
+    club_id: int | None = None
 
 
 def game_request(data: Mapping[str, Any]) -> GameRequest:
@@ -237,9 +240,10 @@ def game_request(data: Mapping[str, Any]) -> GameRequest:
         target=reader.integer("target", defaults.target) or 0,
         house_rules=house_rules,
     )
+    club_id = reader.integer("club_id", None)
     reader.errors += house_reader.errors
     reader.done()
-    return GameRequest(players, rules, teams)
+    return GameRequest(players, rules, teams, club_id)
 
 
 @dataclass(frozen=True)

@@ -114,13 +114,20 @@ def game_dict(game: Game) -> dict[str, Any]:
     }
 
 
-def created_dict(game: Game, edit_url: str, view_url: str) -> dict[str, Any]:
-    """The answer to POST /games: the game's id, its two tokens and links, and its engines."""
-    return {
+def created_dict(game: Game, edit_url: str | None, view_url: str | None) -> dict[str, Any]:
+    """The answer to POST /games: the game's id, its two tokens and links, and its engines.
+
+    A club game is opened with members' personal tokens, never with game tokens: those are null,
+    and the answer says which club it is in."""
+    club_game = game.club_id is not None
+    body = {
         "id": game.id,
-        "edit_token": game.edit_token,
-        "view_token": game.view_token,
+        "edit_token": None if club_game else game.edit_token,
+        "view_token": None if club_game else game.view_token,
         "engines": list(game_service.state_of(game).engines),
-        "edit_url": edit_url,
-        "view_url": view_url,
+        "edit_url": None if club_game else edit_url,
+        "view_url": None if club_game else view_url,
     }
+    if club_game:
+        body["club_id"] = game.club_id
+    return body

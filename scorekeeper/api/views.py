@@ -1,4 +1,9 @@
-"""API routes: read JSON, call one game service, answer with JSON, ETag and the right status."""
+"""API routes: read JSON, call one game service, answer with JSON, ETag and the right status.
+
+Two kinds of bearer token: a quick game's own edit or view token, and an account's personal
+token ("sk_..."), which opens the games of the account's clubs as its role there allows. A
+club game never opens with a game token, and a quick game never with a personal token.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,9 @@ from flask_babel import gettext as _
 from scorekeeper import core
 from scorekeeper.api import bp, parse, serialise
 from scorekeeper.api.openapi import document
-from scorekeeper.models import Game
+from scorekeeper.models import Game, User
+from scorekeeper.services import accounts as account_service
+from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 
 # The history shows changes made through the API as coming from "api" (devices.device_label).
@@ -69,24 +76,71 @@ def _with_game(
     return response
 
 
-def _bearer_token() -> str:
-    """The token of `Authorization: Bearer <token>`; 401 if the header is missing or malformed."""
+def _unauthorized(message: str, invalid: bool = False) -> ApiError:
+    """401 with a WWW-Authenticate challenge (RFC 6750: invalid_token for a dead token)."""
+    challenge = 'Bearer realm="scorekeeper"' + (', error="invalid_token"' if invalid else "")
+    return ApiError(401, {"error": message}, {"WWW-Authenticate": challenge})
+
+
+def _header_token() -> str | None:
+    """The token of `Authorization: Bearer <token>`, or None if the header is missing or bad."""
     parts = request.headers.get("Authorization", "").split()
     if len(parts) != 2 or parts[0].lower() != "bearer" or not _TOKEN.fullmatch(parts[1]):
-        raise ApiError(
-            401,
-            {"error": _("Send the game's token in an Authorization: Bearer header.")},
-            {"WWW-Authenticate": 'Bearer realm="scorekeeper"'},
-        )
+        return None
     return parts[1]
 
 
+def _bearer_token() -> str:
+    """The bearer token; 401 if the header is missing or malformed."""
+    token = _header_token()
+    if token is None:
+        raise _unauthorized(_("Send the game's token in an Authorization: Bearer header."))
+    return token
+
+
+def _account(token: str) -> User | None:
+    """The account of a personal token; None for a game's token; 401 if it is a personal token
+    that is unknown or revoked."""
+    if not account_service.looks_personal(token):
+        return None
+    user = account_service.user_for_token(token)
+    if user is None:
+        raise _unauthorized(_("This personal API token is unknown or was revoked."), invalid=True)
+    return user
+
+
+def _club_access(game: Game, account: User | None, *, edit: bool) -> None:
+    """403 unless the account's role in the game's club allows it (viewer: read; scorer: write)."""
+    assert game.club_id is not None
+    if account is None:
+        raise ApiError(
+            403, {"error": _("This is a club game: use a club member's personal API token.")}
+        )
+    role = club_service.role_in(account, game.club_id)
+    if role is None:
+        raise ApiError(403, {"error": _("Only the club's members can open this game.")})
+    if edit and not club_service.at_least(role, "scorer"):
+        raise ApiError(403, {"error": _("Recording scores needs a scorer or owner of the club.")})
+
+
 def _game_for(game_id: int, *, edit: bool) -> Game:
-    """The game, if the bearer token may read it (view or edit token) or score it (edit)."""
-    token = _bearer_token().encode()
+    """The game, if the bearer token may read it (view or edit token) or score it (edit).
+
+    A club game: a personal token whose account's club role allows it. A quick game: its tokens."""
+    raw = _bearer_token()
+    account = _account(raw)
     game = game_service.load_game(game_id)
     if game is None:
         raise ApiError(404, {"error": _("There is no game %(id)s.", id=game_id)})
+    if game.club_id is not None:
+        _club_access(game, account, edit=edit)
+        return game
+    if account is not None:
+        raise ApiError(
+            403,
+            {"error": _("A personal API token opens club games only: use this game's token.")},
+        )
+    token = raw.encode()
     tokens = [game.edit_token] if edit else [game.edit_token, game.view_token]
     if not any(hmac.compare_digest(token, known.encode()) for known in tokens):
         message = (
@@ -96,6 +150,18 @@ def _game_for(game_id: int, *, edit: bool) -> Game:
         )
         raise ApiError(403, {"error": message})
     return game
+
+
+def _club_creator() -> User:
+    """The account creating a club game: a personal token is required (401 without one)."""
+    token = _header_token()
+    if token is None or not account_service.looks_personal(token):
+        raise _unauthorized(
+            _("A club game is created with a personal API token: send it as Bearer token.")
+        )
+    account = _account(token)
+    assert account is not None
+    return account
 
 
 def _stale(game_id: int, *, precondition: bool) -> ApiError:
@@ -138,11 +204,24 @@ def openapi() -> Response:
 
 @bp.post("/games")
 def create_game() -> Response:
-    """Create a game; the answer holds its edit and view tokens."""
-    wanted = parse.game_request(parse.json_body())
+    """Create a game; the answer holds its edit and view tokens (a club game: its club instead)."""
+    data = parse.json_body()
+    # A club game needs a personal token; a quick game needs none (any header is ignored).
+    creator = _club_creator() if data.get("club_id") is not None else None
+    wanted = parse.game_request(data)
+    if wanted.club_id is not None:
+        role = club_service.role_in(creator, wanted.club_id)
+        if not club_service.at_least(role, "scorer"):
+            raise ApiError(
+                403, {"error": _("Only the club's scorers and owners can create its games.")}
+            )
     try:
         game = game_service.create_game(
-            wanted.players, wanted.rules, wanted.teams, device=API_DEVICE
+            wanted.players,
+            wanted.rules,
+            wanted.teams,
+            device=API_DEVICE,
+            club_id=wanted.club_id,
         )
     except core.RuleError as error:
         raise ApiError(422, {"errors": _problems(error.problems)}) from None
@@ -157,7 +236,7 @@ def create_game() -> Response:
 
 @bp.get(f"/games/{GAME}")
 def game(game_id: int) -> Response:
-    """The game's players, options, rounds and standings (view or edit token)."""
+    """The game's players, options, rounds and standings (view or edit token; club: viewer)."""
     found = _game_for(game_id, edit=False)
     if request.if_none_match.contains_weak(found.etag):
         response = Response(status=304)
@@ -170,7 +249,7 @@ def game(game_id: int) -> Response:
 
 @bp.get(f"/games/{GAME}/rounds/{ROUND}")
 def round_(game_id: int, number: int) -> Response:
-    """One recorded round, hand by hand (view or edit token)."""
+    """One recorded round, hand by hand (view or edit token; club: viewer)."""
     found = _game_for(game_id, edit=False)
     row = next((row for row in found.round_rows if row.number == number), None)
     if row is None:
@@ -180,7 +259,7 @@ def round_(game_id: int, number: int) -> Response:
 
 @bp.post(f"/games/{GAME}/rounds")
 def record_round(game_id: int) -> Response:
-    """Record the next round (edit token)."""
+    """Record the next round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
     expected = _expected_version(found)
     wanted = parse.round_request(parse.json_body())
@@ -209,7 +288,7 @@ def record_round(game_id: int) -> Response:
 
 @bp.put(f"/games/{GAME}/rounds/{ROUND}")
 def edit_round(game_id: int, number: int) -> Response:
-    """Correct a recorded round (edit token)."""
+    """Correct a recorded round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
     expected = _expected_version(found)
     wanted = parse.round_request(parse.json_body())
@@ -247,7 +326,7 @@ def edit_round(game_id: int, number: int) -> Response:
 
 @bp.delete(f"/games/{GAME}/rounds/{ROUND}")
 def delete_round(game_id: int, number: int) -> Response:
-    """Remove the last recorded round (edit token); the answer is the game as it is now."""
+    """Remove the last recorded round (edit token; club: scorer); answers with the game now."""
     found = _game_for(game_id, edit=True)
     expected = _expected_version(found)
     last = found.round_rows[-1].number if found.round_rows else 0

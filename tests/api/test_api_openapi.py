@@ -76,7 +76,7 @@ def test_operations_declare_parameters_bodies_and_responses(client):
             if method in {"post", "put"}:
                 assert "application/json" in operation["requestBody"]["content"], where
             if path.startswith("/games/"):
-                assert operation["security"] == [{"bearer": []}], where
+                assert operation["security"] == [{"bearer": []}, {"personalToken": []}], where
                 assert {"401", "403", "404"} <= set(operation["responses"]), where
 
 

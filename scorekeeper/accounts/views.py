@@ -1,0 +1,186 @@
+"""Account pages: sign up, sign in, sign out, the account page, password and API tokens.
+
+Views are thin: read the form, call one accounts service, flash, redirect. No account is
+needed to play a quick game; these pages are for clubs and the API.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import (
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_login import current_user, login_required, login_user, logout_user
+
+from scorekeeper.accounts import bp
+from scorekeeper.accounts.forms import ChangePasswordForm, NewTokenForm, SignInForm, SignUpForm
+from scorekeeper.models import User
+from scorekeeper.services import accounts as account_service
+
+# Ids are 32-bit integers: a larger one in a URL is simply not found.
+TOKEN = "<int(max=2147483647):token_id>"
+NEXT_MAX = 2000
+
+
+def safe_next(target: str | None) -> str | None:
+    """`target` if it is a path on this site ("/games/3?x=1"), else None: never another host
+    ("//evil.example", "https://evil.example", "/\\evil.example") or a scheme ("javascript:")."""
+    if not target or len(target) > NEXT_MAX or not target.startswith("/"):
+        return None
+    if target.startswith("//") or "\\" in target or any(ord(c) < 32 or c == "\x7f" for c in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return None
+    return target
+
+
+def _next_url() -> str | None:
+    return safe_next(request.args.get("next"))
+
+
+def _me() -> User:
+    """The signed-in account itself (not Flask-Login's proxy), for the services."""
+    return current_user._get_current_object()  # type: ignore[attr-defined]
+
+
+def _remembered() -> bool:
+    """True if this browser holds a remember-me cookie (a new one replaces it after a change)."""
+    return current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token") in request.cookies
+
+
+def _page(template: str, status: int = 200, **context) -> ResponseReturnValue:
+    return render_template(template, next_url=_next_url(), **context), status
+
+
+# Signing up, in and out ------------------------------------------------------------------------
+
+
+@bp.route("/sign-up", methods=["GET", "POST"])
+def sign_up() -> ResponseReturnValue:
+    """Create an account (name, email, password twice), then sign it in."""
+    if current_user.is_authenticated:
+        return redirect(_next_url() or url_for("accounts.account"))
+    form = SignUpForm()
+    if not form.validate_on_submit():
+        return _page("accounts/sign_up.html", 422 if form.is_submitted() else 200, form=form)
+    try:
+        user = account_service.create_user(form.name.data, form.email.data, form.password.data)
+    except account_service.EmailTaken:
+        form.email.errors = [_("An account already uses this email address: sign in instead.")]
+        return _page("accounts/sign_up.html", 422, form=form)
+    login_user(user)
+    flash(_("Welcome, %(name)s! Your account is ready.", name=user.name), "success")
+    return redirect(_next_url() or url_for("main.index"))
+
+
+@bp.route("/sign-in", methods=["GET", "POST"])
+def sign_in() -> ResponseReturnValue:
+    """Sign in with email and password, then go back where the visitor was heading."""
+    if current_user.is_authenticated and request.method == "GET":
+        return redirect(_next_url() or url_for("main.index"))
+    form = SignInForm()
+    if not form.validate_on_submit():
+        return _page("accounts/sign_in.html", 422 if form.is_submitted() else 200, form=form)
+    try:
+        user = account_service.authenticate(
+            form.email.data, form.password.data, request.remote_addr
+        )
+    except account_service.TooManyAttempts:
+        message = _("Too many failed sign-ins. Wait 15 minutes, then try again.")
+        return _page("accounts/sign_in.html", 429, form=form, general=[message])
+    except account_service.BadCredentials:
+        message = _("That email and password do not match an account. Check them and try again.")
+        return _page("accounts/sign_in.html", 422, form=form, general=[message])
+    login_user(user, remember=bool(form.remember.data))
+    flash(_("Signed in as %(name)s.", name=user.name), "success")
+    return redirect(_next_url() or url_for("main.index"))
+
+
+@bp.post("/sign-out")
+def sign_out() -> ResponseReturnValue:
+    """Sign out this browser (the remember-me cookie goes too)."""
+    logout_user()
+    flash(_("You are signed out."), "success")
+    return redirect(url_for("main.index"))
+
+
+# The account page -------------------------------------------------------------------------------
+
+
+def _account_page(token_form: NewTokenForm, status: int = 200) -> ResponseReturnValue:
+    tokens = account_service.tokens_of(_me())
+    return render_template("accounts/account.html", tokens=tokens, token_form=token_form), status
+
+
+@bp.get("/account")
+@login_required
+def account() -> ResponseReturnValue:
+    """The account's name and email, its API tokens, and links to change the password."""
+    return _account_page(NewTokenForm(formdata=None))
+
+
+@bp.route("/account/password", methods=["GET", "POST"])
+@login_required
+def change_password() -> ResponseReturnValue:
+    """Change the password; every other browser signed in to the account is signed out."""
+    form = ChangePasswordForm()
+    if not form.validate_on_submit():
+        status = 422 if form.is_submitted() else 200
+        return render_template("accounts/change_password.html", form=form), status
+    user = _me()
+    try:
+        account_service.change_password(
+            user, form.current.data, form.password.data, request.remote_addr
+        )
+    except account_service.TooManyAttempts:
+        form.current.errors = [_("Too many wrong passwords. Wait 15 minutes, then try again.")]
+        return render_template("accounts/change_password.html", form=form), 429
+    except account_service.WrongPassword:
+        form.current.errors = [_("That is not your current password.")]
+        return render_template("accounts/change_password.html", form=form), 422
+    # The session version changed: sign this browser in again under the new one.
+    login_user(user, remember=_remembered())
+    flash(_("Password changed. Every other device was signed out."), "success")
+    return redirect(url_for("accounts.account"))
+
+
+# Personal API tokens --------------------------------------------------------------------------
+
+
+@bp.post("/account/tokens")
+@login_required
+def create_token() -> ResponseReturnValue:
+    """Create a personal API token and show it, this once, in full."""
+    form = NewTokenForm()
+    if not form.validate_on_submit():
+        return _account_page(form, 422)
+    new = account_service.create_token(_me(), form.name.data)
+    # Shown in this answer rather than after a redirect: the secret must not go through the
+    # session cookie (signed, not encrypted) or any cache.
+    response = make_response(
+        render_template("accounts/token_created.html", token=new.token, secret=new.secret)
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post(f"/account/tokens/{TOKEN}/revoke")
+@login_required
+def revoke_token(token_id: int) -> ResponseReturnValue:
+    """Revoke one of the account's tokens: it stops working at once."""
+    token = account_service.revoke_token(_me(), token_id)
+    if token is None:
+        abort(404)
+    flash(_("Token “%(name)s” revoked: it no longer opens anything.", name=token.name), "success")
+    return redirect(url_for("accounts.account"))

@@ -1,0 +1,488 @@
+"""Account pages: sign up, in and out, next redirects, throttling, password, tokens, CSRF."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+from sqlalchemy import func, select
+
+from scorekeeper.accounts.views import safe_next
+from scorekeeper.extensions import db
+from scorekeeper.models import ApiToken, SignInAttempt, User
+from scorekeeper.services import accounts as account_service
+
+PASSWORD = "correct horse battery staple"
+NEW_PASSWORD = "a brand new passphrase"
+
+
+def sign_up_data(**fields: str) -> dict[str, str]:
+    return {
+        "name": "Ana",
+        "email": "ana@example.com",
+        "password": PASSWORD,
+        "confirm": PASSWORD,
+        **fields,
+    }
+
+
+def users(app) -> list[User]:
+    with app.app_context():
+        return list(db.session.execute(select(User)).scalars())
+
+
+def page_of(client, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200, (path, response.status_code)
+    return response.get_data(as_text=True)
+
+
+def is_signed_in(client) -> bool:
+    return client.get("/account").status_code == 200
+
+
+# Signing up -------------------------------------------------------------------------------------
+
+
+def test_sign_up_page_renders_the_form(client):
+    page = page_of(client, "/sign-up")
+    for name in ("name", "email", "password", "confirm"):
+        assert f'name="{name}"' in page
+    assert 'autocomplete="new-password"' in page
+
+
+def test_sign_up_creates_the_account_and_signs_it_in(app, client):
+    response = client.post("/sign-up", data=sign_up_data(email="  Ana@Example.COM "))
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/"
+    [user] = users(app)
+    assert (user.name, user.email) == ("Ana", "ana@example.com")
+    assert user.password_hash and PASSWORD not in user.password_hash
+    home = page_of(client, "/")
+    assert "Welcome, Ana! Your account is ready." in home
+    assert "My account" in home and "Sign out" in home
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"name": "  "}, "name", "Enter your name."),
+        ({"email": "ana.example.com"}, "email", "Enter an email address like ana@example.com."),
+        ({"email": ""}, "email", "Enter your email address."),
+        (
+            {"password": "too short", "confirm": "too short"},
+            "password",
+            "Use at least 10 characters (at most 500).",
+        ),
+        ({"confirm": "something else"}, "confirm", "The two passwords are not the same."),
+        ({"name": "A" * 81}, "name", "Use at most 80 characters."),
+    ],
+    ids=["no name", "bad email", "no email", "short password", "mismatch", "long name"],
+)
+def test_sign_up_errors_show_next_to_the_field(app, client, fields, field, message):
+    response = client.post("/sign-up", data=sign_up_data(**fields))
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    error = re.search(rf'<p class="error" id="{field}-error">([^<]*)</p>', page)
+    assert error is not None and message in error.group(1)
+    assert f'aria-describedby="{field}-error"' in page or f"{field}-error" in page
+    assert users(app) == []
+
+
+def test_duplicate_email_is_refused_whatever_its_case(app, client, user_factory):
+    user_factory(email="ana@example.com")
+    response = client.post("/sign-up", data=sign_up_data(email="ANA@example.com"))
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'id="email-error"' in page
+    assert "An account already uses this email address: sign in instead." in page
+    assert len(users(app)) == 1
+    assert not is_signed_in(client)
+
+
+def test_signed_in_visitor_is_sent_from_sign_up_to_the_account(signed_in_client):
+    response = signed_in_client.get("/sign-up")
+    assert response.status_code == 302 and response.headers["Location"] == "/account"
+
+
+# Signing in and out -----------------------------------------------------------------------------
+
+
+def test_sign_in_goes_home_and_shows_the_name(client, user_factory):
+    account = user_factory(name="Ben", email="ben@example.com")
+    response = client.post("/sign-in", data={"email": " BEN@example.com", "password": PASSWORD})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/"
+    assert "Signed in as Ben." in page_of(client, "/")
+    assert page_of(client, "/account").count(account.email) == 1
+
+
+@pytest.mark.parametrize(
+    ("email", "password"),
+    [("ana@example.com", "wrong password!"), ("nobody@example.com", PASSWORD)],
+    ids=["wrong password", "unknown email"],
+)
+def test_wrong_credentials_get_one_message(app, client, user_factory, email, password):
+    user_factory(email="ana@example.com")
+    response = client.post("/sign-in", data={"email": email, "password": password})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "That email and password do not match an account." in page
+    assert 'role="alert"' in page
+    assert not is_signed_in(client)
+    with app.app_context():
+        assert db.session.execute(select(func.count(SignInAttempt.id))).scalar_one() == 1
+
+
+def test_sign_in_with_empty_fields_shows_field_errors(client):
+    response = client.post("/sign-in", data={})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Enter your email address." in page and "Enter your password." in page
+
+
+def test_sign_in_follows_a_safe_next(client, user_factory):
+    account = user_factory()
+    page = page_of(client, "/sign-in?next=/games/new")
+    assert 'action="/sign-in?next=/games/new"' in page
+    response = client.post(
+        "/sign-in?next=/games/new", data={"email": account.email, "password": PASSWORD}
+    )
+    assert response.headers["Location"] == "/games/new"
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://evil.example/steal",
+        "http://localhost/account",
+        "//evil.example/steal",
+        "/\\evil.example",
+        "\\\\evil.example",
+        "javascript:alert(1)",
+        "/\r\nLocation: https://evil.example",
+        "evil.example",
+        "",
+    ],
+)
+def test_unsafe_next_is_ignored(client, user_factory, target):
+    account = user_factory()
+    response = client.post(
+        "/sign-in",
+        query_string={"next": target},
+        data={"email": account.email, "password": PASSWORD},
+    )
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("/games/3?x=1", "/games/3?x=1"),
+        ("/", "/"),
+        ("https://evil.example", None),
+        ("//evil.example", None),
+        ("/\\evil.example", None),
+        ("/\nx", None),
+        ("/" + "a" * 2000, None),
+        (None, None),
+    ],
+)
+def test_safe_next(target, expected):
+    assert safe_next(target) == expected
+
+
+def test_pages_that_need_an_account_send_to_sign_in_and_back(client, user_factory):
+    response = client.get("/account")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/sign-in?next=%2Faccount"
+    assert "Sign in to see that page." in page_of(client, response.headers["Location"])
+    account = user_factory()
+    signed_in = client.post(
+        "/sign-in?next=%2Faccount", data={"email": account.email, "password": PASSWORD}
+    )
+    assert signed_in.headers["Location"] == "/account"
+
+
+def test_sign_out_is_post_only_and_signs_out(signed_in_client):
+    assert signed_in_client.get("/sign-out").status_code == 405
+    assert is_signed_in(signed_in_client)
+    response = signed_in_client.post("/sign-out")
+    assert response.status_code == 302 and response.headers["Location"] == "/"
+    home = page_of(signed_in_client, "/")
+    assert "You are signed out." in home
+    assert "Sign in" in home and "Sign up" in home
+    assert not is_signed_in(signed_in_client)
+
+
+def test_nav_offers_sign_in_or_the_account(client, signed_in_client):
+    signed_out = page_of(client, "/")
+    assert 'href="/sign-in"' in signed_out and 'href="/sign-up"' in signed_out
+    assert "My account" not in signed_out
+    signed_in = page_of(signed_in_client, "/")
+    assert 'href="/account"' in signed_in
+    assert re.search(
+        r'<form method="post" action="/sign-out"[^>]*>\s*<input type="hidden" '
+        r'name="csrf_token"',
+        signed_in,
+    )
+
+
+def test_remember_me_sets_a_lax_http_only_cookie(client, user_factory):
+    account = user_factory()
+    response = client.post(
+        "/sign-in", data={"email": account.email, "password": PASSWORD, "remember": "y"}
+    )
+    cookies = response.headers.getlist("Set-Cookie")
+    remember = [c for c in cookies if c.startswith("remember_token=")]
+    assert remember and "HttpOnly" in remember[0] and "SameSite=Lax" in remember[0]
+    session = [c for c in cookies if c.startswith("session=")]
+    assert session and "HttpOnly" in session[0] and "SameSite=Lax" in session[0]
+    # The remember cookie alone signs the browser back in.
+    client.delete_cookie("session")
+    assert is_signed_in(client)
+
+
+def test_without_remember_me_no_remember_cookie(client, user_factory):
+    account = user_factory()
+    response = client.post("/sign-in", data={"email": account.email, "password": PASSWORD})
+    assert not any(c.startswith("remember_token=") for c in response.headers.getlist("Set-Cookie"))
+
+
+# Throttling -------------------------------------------------------------------------------------
+
+
+def test_sixth_try_is_refused_with_429_even_with_the_right_password(app, client, user_factory):
+    account = user_factory()
+    for _ in range(5):
+        response = client.post("/sign-in", data={"email": account.email, "password": "nope nope"})
+        assert response.status_code == 422
+    response = client.post("/sign-in", data={"email": account.email, "password": PASSWORD})
+    assert response.status_code == 429
+    assert "Too many failed sign-ins. Wait 15 minutes, then try again." in response.get_data(
+        as_text=True
+    )
+    assert not is_signed_in(client)
+
+
+def test_throttle_says_the_same_for_an_unknown_email(client):
+    for _ in range(5):
+        client.post("/sign-in", data={"email": "nobody@example.com", "password": "nope nope"})
+    response = client.post("/sign-in", data={"email": "nobody@example.com", "password": "x"})
+    assert response.status_code == 429
+    assert "Too many failed sign-ins." in response.get_data(as_text=True)
+
+
+def test_twenty_failures_from_one_address_hold_it_back(client, app, user_factory):
+    account = user_factory()
+    for number in range(20):
+        client.post("/sign-in", data={"email": f"guess{number}@example.com", "password": "x"})
+    response = client.post("/sign-in", data={"email": account.email, "password": PASSWORD})
+    assert response.status_code == 429
+    other = app.test_client()
+    response = other.post(
+        "/sign-in",
+        data={"email": account.email, "password": PASSWORD},
+        environ_base={"REMOTE_ADDR": "192.0.2.7"},
+    )
+    assert response.status_code == 302
+
+
+# Changing the password --------------------------------------------------------------------------
+
+
+def change(client, current=PASSWORD, new=NEW_PASSWORD, confirm=None):
+    return client.post(
+        "/account/password",
+        data={"current": current, "password": new, "confirm": confirm or new},
+    )
+
+
+def test_change_password_signs_out_every_other_session(app, user_factory, sign_in):
+    account = user_factory()
+    here, elsewhere = app.test_client(), app.test_client()
+    sign_in(here, account.email, PASSWORD)
+    sign_in(elsewhere, account.email, PASSWORD, remember=True)
+    assert is_signed_in(elsewhere)
+    response = change(here)
+    assert response.status_code == 302 and response.headers["Location"] == "/account"
+    assert "Password changed. Every other device was signed out." in page_of(here, "/account")
+    assert is_signed_in(here)
+    # The other browser's session cookie (and its remember-me cookie) no longer open anything.
+    response = elsewhere.get("/account")
+    assert response.status_code == 302 and response.headers["Location"].startswith("/sign-in")
+    elsewhere.delete_cookie("session")
+    assert not is_signed_in(elsewhere)
+    with app.app_context():
+        user = db.session.get(User, account.id)
+        assert user.session_version == 2
+    third = app.test_client()
+    assert (
+        third.post("/sign-in", data={"email": account.email, "password": PASSWORD}).status_code
+        == 422
+    )
+    sign_in(third, account.email, NEW_PASSWORD)
+
+
+def test_change_password_keeps_a_remembered_browser_remembered(app, user_factory, sign_in):
+    account = user_factory()
+    client = app.test_client()
+    sign_in(client, account.email, PASSWORD, remember=True)
+    response = change(client)
+    assert any(c.startswith("remember_token=") for c in response.headers.getlist("Set-Cookie"))
+    client.delete_cookie("session")
+    assert is_signed_in(client)
+
+
+def test_wrong_current_password_changes_nothing(app, signed_in_client):
+    response = change(signed_in_client, current="not my password")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert re.search(r'id="current-error">That is not your current password.<', page)
+    with app.app_context():
+        user = db.session.get(User, signed_in_client.account.id)
+        assert user.session_version == 1
+    assert is_signed_in(signed_in_client)
+
+
+def test_new_passwords_must_match_and_be_long_enough(signed_in_client):
+    response = change(signed_in_client, confirm="something different")
+    assert response.status_code == 422
+    assert "The two passwords are not the same." in response.get_data(as_text=True)
+    response = change(signed_in_client, new="short")
+    assert "Use at least 10 characters (at most 500)." in response.get_data(as_text=True)
+
+
+def test_change_password_needs_an_account(client):
+    response = change(client)
+    assert response.status_code == 302 and response.headers["Location"].startswith("/sign-in")
+
+
+# API tokens -------------------------------------------------------------------------------------
+
+
+def test_account_page_shows_the_account(signed_in_client):
+    page = page_of(signed_in_client, "/account")
+    assert signed_in_client.account.email in page
+    assert "You have no API tokens." in page
+    assert 'action="/account/tokens"' in page
+
+
+def test_create_token_shows_it_once_and_stores_only_its_hash(app, signed_in_client):
+    response = signed_in_client.post("/account/tokens", data={"name": "Tablet app"})
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "no-store"
+    page = response.get_data(as_text=True)
+    [secret] = re.findall(r'value="(sk_[A-Za-z0-9_-]{43})"', page)
+    assert "it is shown only this once" in page
+    with app.app_context():
+        row = db.session.execute(select(ApiToken)).scalar_one()
+        assert row.token_hash == hashlib.sha256(secret.encode()).hexdigest()
+        assert (row.name, row.user_id) == ("Tablet app", signed_in_client.account.id)
+    account_page = page_of(signed_in_client, "/account")
+    assert secret not in account_page
+    assert "Tablet app" in account_page and "never used" in account_page
+    with app.app_context():
+        assert account_service.user_for_token(secret).id == signed_in_client.account.id
+    assert "last used" in page_of(signed_in_client, "/account")
+
+
+def test_token_needs_a_name(app, signed_in_client):
+    response = signed_in_client.post("/account/tokens", data={"name": "  "})
+    assert response.status_code == 422
+    assert 'id="name-error"' in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.execute(select(ApiToken.id)).first() is None
+
+
+def test_revoke_token(app, signed_in_client):
+    with app.app_context():
+        user = db.session.get(User, signed_in_client.account.id)
+        new = account_service.create_token(user, "Old script")
+        token_id, secret = new.token.id, new.secret
+    assert signed_in_client.get(f"/account/tokens/{token_id}/revoke").status_code == 405
+    response = signed_in_client.post(f"/account/tokens/{token_id}/revoke")
+    assert response.status_code == 302 and response.headers["Location"] == "/account"
+    page = page_of(signed_in_client, "/account")
+    assert "Token “Old script” revoked: it no longer opens anything." in page
+    assert '<span class="tag">revoked</span>' in page
+    assert f"/account/tokens/{token_id}/revoke" not in page  # no button for a revoked token
+    with app.app_context():
+        assert db.session.get(ApiToken, token_id).revoked_at is not None
+        assert account_service.user_for_token(secret) is None
+
+
+def test_nobody_revokes_another_accounts_token(app, signed_in_client, user_factory):
+    other = user_factory(name="Ben")
+    with app.app_context():
+        token_id = account_service.create_token(db.session.get(User, other.id), "Ben's").token.id
+    assert signed_in_client.post(f"/account/tokens/{token_id}/revoke").status_code == 404
+    assert signed_in_client.post("/account/tokens/99999/revoke").status_code == 404
+    with app.app_context():
+        assert db.session.get(ApiToken, token_id).revoked_at is None
+
+
+def test_token_routes_need_an_account(client):
+    for path in ("/account/tokens", "/account/tokens/1/revoke"):
+        response = client.post(path, data={"name": "x"})
+        assert response.status_code == 302, path
+        assert response.headers["Location"].startswith("/sign-in"), path
+
+
+# CSRF -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/sign-up",
+        "/sign-in",
+        "/sign-out",
+        "/account/password",
+        "/account/tokens",
+        "/account/tokens/{token_id}/revoke",
+    ],
+)
+def test_csrf_is_enforced_on_account_forms(app, signed_in_client, path):
+    with app.app_context():
+        user = db.session.get(User, signed_in_client.account.id)
+        token_id = account_service.create_token(user, "Kept").token.id
+    app.config["WTF_CSRF_ENABLED"] = True
+    data = {
+        **sign_up_data(email="new@example.com"),
+        "current": PASSWORD,
+        "email": signed_in_client.account.email,
+    }
+    response = signed_in_client.post(path.format(token_id=token_id), data=data)
+    assert response.status_code == 400
+    assert "The form expired or came from another site" in response.get_data(as_text=True)
+    assert is_signed_in(signed_in_client)  # sign-out did not happen
+    with app.app_context():
+        assert db.session.execute(select(func.count(User.id))).scalar_one() == 1
+        user = db.session.get(User, signed_in_client.account.id)
+        assert user.session_version == 1
+        tokens = list(db.session.execute(select(ApiToken)).scalars())
+        assert [(t.name, t.revoked_at) for t in tokens] == [("Kept", None)]
+
+
+def test_forms_work_with_csrf_enabled(app, user_factory):
+    account = user_factory()
+    app.config["WTF_CSRF_ENABLED"] = True
+    client = app.test_client()
+    page = page_of(client, "/sign-in")
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    response = client.post(
+        "/sign-in", data={"email": account.email, "password": PASSWORD, "csrf_token": token}
+    )
+    assert response.status_code == 302
+    assert is_signed_in(client)
+
+
+def test_token_names_are_shown_as_text(signed_in_client):
+    name = '<script>alert("x")</script>'
+    created = signed_in_client.post("/account/tokens", data={"name": name})
+    for page in (created.get_data(as_text=True), page_of(signed_in_client, "/account")):
+        assert name not in page
+        assert "&lt;script&gt;" in page
