@@ -8,11 +8,13 @@ sends. See bench/README.md. Run with `make bench` or `.venv/bin/python bench/run
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import logging
 import math
 import os
 import platform
+import pstats
 import random
 import shutil
 import sqlite3
@@ -68,6 +70,7 @@ class Settings:
     warmup: int = 3
     seed: int = 2024
     quick: bool = False
+    profile: int = 0  # requests of each game page to run under cProfile (0: none)
 
 
 QUICK = Settings(games=50, reps=5, chart_reps=2, cached_reps=10, warmup=1, quick=True)
@@ -617,6 +620,83 @@ def check_targets(requests: dict[str, Any], scaling: dict[str, Any]) -> list[dic
     ]
 
 
+def _area(filename: str, function: str) -> str:
+    """Which part of the stack a profiled function belongs to."""
+    path = filename.replace(os.sep, "/")
+    if "/templates/" in path:
+        return "templates (compiled Jinja code)"
+    if "site-packages/" in path:
+        return path.split("site-packages/", 1)[1].split("/", 1)[0]
+    if "/scorekeeper/" in path:
+        return "scorekeeper/" + path.split("/scorekeeper/", 1)[1]
+    if path.startswith("~"):
+        return "builtins (" + function.strip("<>").replace("built-in method ", "")[:30] + ")"
+    return "stdlib"
+
+
+def _short(filename: str) -> str:
+    """A source file's path from the project's root (templates/..., scorekeeper/...)."""
+    path = filename.replace(os.sep, "/")
+    for root in ("/templates/", "/scorekeeper/"):
+        if root in path:
+            return root.strip("/") + "/" + path.split(root, 1)[1]
+    return path
+
+
+def profile_page(bench: Bench, url: str, count: int) -> dict[str, Any]:
+    """Run `count` requests under cProfile: own time by area, and the app's costliest calls
+    (cumulative). Profiled times are inflated; compare the shares."""
+    client = bench.app.test_client()
+    client.set_cookie(COOKIE, BENCH_DEVICE)
+    for _ in range(3):
+        client.get(url)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(count):
+        client.get(url)
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    total = sum(entry[2] for entry in stats.values())
+    areas: dict[str, float] = {}
+    for (filename, _line, function), (_cc, _nc, own, _cum, _callers) in stats.items():
+        area = _area(filename, function)
+        areas[area] = areas.get(area, 0.0) + own
+    ranked = sorted(areas.items(), key=lambda item: -item[1])[:15]
+    app_calls = [
+        (f"{_short(filename)}:{line} {function}", cumulative)
+        for (filename, line, function), (_cc, _nc, _own, cumulative, _callers) in stats.items()
+        if ("/scorekeeper/" in filename or "/templates/" in filename) and "<" not in function
+    ]
+    app_calls.sort(key=lambda item: -item[1])
+    return {
+        "url": url,
+        "requests": count,
+        "profiled_ms_per_request": round(total / count * 1000, 2),
+        "own_time_by_area": [
+            {"area": area, "ms": round(own / count * 1000, 2), "share": round(own / total, 3)}
+            for area, own in ranked
+        ],
+        "app_cumulative": [
+            {"function": name, "ms": round(cumulative / count * 1000, 2)}
+            for name, cumulative in app_calls[:15]
+        ],
+    }
+
+
+def profile_text(profiles: dict[str, Any]) -> str:
+    """The profiles as text."""
+    lines = []
+    for key, found in profiles.items():
+        lines += ["", f"cProfile of {key} ({found['url']}), {found['requests']} requests, "
+                  f"{found['profiled_ms_per_request']} ms/request under the profiler:"]  # fmt: skip
+        lines += ["  own time by area:"]
+        lines += [f"    {a['ms']:7.2f} ms {a['share']:6.1%}  {a['area']}"
+                  for a in found["own_time_by_area"]]  # fmt: skip
+        lines += ["  app functions, cumulative:"]
+        lines += [f"    {f['ms']:7.2f} ms  {f['function']}" for f in found["app_cumulative"]]
+    return "\n".join(lines)
+
+
 # Running ---------------------------------------------------------------------------------------
 
 
@@ -631,6 +711,13 @@ def run_benchmark(settings: Settings, workdir: Path | None = None) -> dict[str, 
         try:
             requests = measure_requests(full, settings)
             scaling = measure_scaling(one, full, settings)
+            profiles = {}
+            if settings.profile:
+                for key, game_id in (
+                    ("game_page_finished", full.finished_id),
+                    ("game_page_in_progress", full.in_progress_id),
+                ):
+                    profiles[key] = profile_page(full, f"/games/{game_id}", settings.profile)
         finally:
             for bench in (full, one):
                 with bench.app.app_context():
@@ -657,6 +744,7 @@ def run_benchmark(settings: Settings, workdir: Path | None = None) -> dict[str, 
         "requests": requests,
         "scaling": scaling,
         "targets": check_targets(requests, scaling),
+        **({"profile": profiles} if profiles else {}),
     }
 
 
@@ -694,13 +782,19 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Settings, argparse.Na
     parser.add_argument("--seed", type=int, help="random seed of the generated games")
     parser.add_argument("--out", type=Path, help="where to write the JSON results")
     parser.add_argument(
+        "--profile",
+        type=int,
+        metavar="N",
+        help="also run N requests of each game page under cProfile",
+    )
+    parser.add_argument(
         "--strict", action="store_true", help="exit with status 1 if a target is missed"
     )
     args = parser.parse_args(argv)
     settings = QUICK if args.quick else Settings()
     changes = {
         key: getattr(args, key)
-        for key in ("games", "reps", "seed")
+        for key in ("games", "reps", "seed", "profile")
         if getattr(args, key) is not None
     }
     if changes.get("games", 1) < 1:
@@ -720,6 +814,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = run_benchmark(settings)
     print(f"filled in {results['meta']['populate_seconds']} s\n")
     print(table(results))
+    if "profile" in results:
+        print(profile_text(results["profile"]))
     args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(f"\nwrote {args.out}")
     missed = [t for t in results["targets"] if not t["pass"]]

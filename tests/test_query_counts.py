@@ -208,7 +208,7 @@ REQUESTS = (
 
 def test_quick_benchmark_produces_every_figure(bench, tmp_path: Path, capsys) -> None:
     out = tmp_path / "results.json"
-    assert bench.main(["--quick", "--out", str(out)]) == 0
+    assert bench.main(["--quick", "--profile", "2", "--out", str(out)]) == 0
     results = json.loads(out.read_text(encoding="utf-8"))
 
     assert results["meta"]["finished_games"] == bench.QUICK.games
@@ -231,6 +231,9 @@ def test_quick_benchmark_produces_every_figure(bench, tmp_path: Path, capsys) ->
         "game_page_scaling",
     }
     assert all(isinstance(t["pass"], bool) for t in results["targets"])
+    for key in ("game_page_finished", "game_page_in_progress"):
+        profile = results["profile"][key]
+        assert profile["own_time_by_area"] and profile["app_cumulative"], key
     printed = capsys.readouterr().out
     assert "median ms" in printed and "targets:" in printed
     assert all(row["label"] in printed for row in rows.values())
