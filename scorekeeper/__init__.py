@@ -65,6 +65,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.extensions import csrf
     from scorekeeper.games import bp as games_bp
     from scorekeeper.main.views import bp as main_bp
+    from scorekeeper.nights import bp as nights_bp
     from scorekeeper.players import bp as players_bp
 
     app.register_blueprint(main_bp)
@@ -72,6 +73,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(players_bp)
     app.register_blueprint(accounts_bp)
     app.register_blueprint(clubs_bp)
+    app.register_blueprint(nights_bp)
     app.register_blueprint(api_bp)
     csrf.exempt(api_bp)  # the API authenticates with bearer tokens, not cookies
 
