@@ -39,6 +39,14 @@ def change_text(change) -> str:
     }
     if change.action == "created":
         return _("Game created: %(new)s", **values)
+    if change.action == "joined late":
+        rules = {
+            "highest": _("missed rounds scored at the round's highest score"),
+            "average": _("missed rounds scored at the round's average"),
+            "zero": _("missed rounds scored 0"),
+        }
+        rule = next((text for key, text in rules.items() if f"({key})" in values["new"]), "")
+        return _("%(player)s joined late at round %(round)s: %(rule)s", rule=rule, **values)
     if change.action == "ended":
         return _("Game ended by the table")
     if change.action == "undone":

@@ -263,7 +263,7 @@ def test_a_scorer_adds_a_late_arrival_and_the_sheet_marks_the_missed_rounds(app,
     text = text_of(page)
     assert "* joined late: scored by the club's rule (the highest score of the round)" in text
     assert "Zed 32" in text or "Zed 32 points" in text
-    assert "Round 3, Zed: joined late (highest)" in text  # the history
+    assert "Zed joined late at round 3: missed rounds scored at the round's highest score" in text
     printed = text_of(client.get(f"/games/{game_id}/print"))
     assert "12* (joined late)" in printed.replace(" *", "*"), printed
     assert "* joined late" in printed
