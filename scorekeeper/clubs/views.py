@@ -28,8 +28,9 @@ from scorekeeper.clubs.forms import (
 from scorekeeper.devices import current_device
 from scorekeeper.games.views import SETUP_FIELDS
 from scorekeeper.i18n import problem_text
-from scorekeeper.models import Club
+from scorekeeper.models import Club, utcnow
 from scorekeeper.services import clubs as club_service
+from scorekeeper.services import export as export_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services.clubs import ClubError
 
@@ -590,3 +591,28 @@ def move_game(game_id: int) -> ResponseReturnValue:
             "info",
         )
     return redirect(back)
+
+
+# Your data -------------------------------------------------------------------------------------
+
+
+@bp.get("/clubs/<int:club_id>/export.<any(json, csv):kind>")
+def export(club_id: int, kind: str) -> ResponseReturnValue:
+    """Download everything the club holds: JSON (lossless, for import) or CSV (one row per
+    player per round, for spreadsheets). Owners only: the file opens the club's links."""
+    club, _role = club_for(club_id, "owner")
+    if kind == "json":
+        body = export_service.dumps(export_service.export_club_json(club.id))
+        mimetype = "application/json"
+    else:
+        body = export_service.export_club_csv(club.id)
+        mimetype = "text/csv"
+    response = make_response(body)
+    response.mimetype = mimetype
+    response.charset = "utf-8"
+    stamp = utcnow().strftime("%Y-%m-%d")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="club-{club.id}-{stamp}.{kind}"'
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
