@@ -380,12 +380,15 @@ def season_chart(
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    columns = min(len(names), 3) or 1
+    # Narrower than the game charts, so that on a phone its words show at about the size of the
+    # page's small print; two legend columns keep the leaders' names whole.
+    width = 4.8
+    columns = min(len(names), 2) or 1
     legend_rows = math.ceil(len(names) / columns)
-    legend_height = 0.21 * legend_rows + 0.08
-    fig = Figure(figsize=(WIDTH, 3.2 + legend_height))
+    legend_height = 0.2 * legend_rows + 0.08
+    fig = Figure(figsize=(width, 2.9 + legend_height))
     ax = fig.add_subplot()
-    _place(fig, left=0.62, right=0.2, top=0.32, bottom=0.5 + legend_height)
+    _place(fig, left=0.5, right=0.15, top=0.3, bottom=0.5 + legend_height)
     handles = []
     for index, name in enumerate(names):
         points = [(x, y) for x, y in enumerate(series.get(name, ())) if y is not None]
@@ -405,7 +408,7 @@ def season_chart(
     fig.legend(
         handles,
         [
-            f"{_short(name, {1: 40, 2: 30}.get(columns, 20))} ({value})"
+            f"{_short(name, 24 if columns == 2 else 40)} ({value})"
             for name, value in zip(names, legend_values, strict=True)
         ],
         loc="lower center",
@@ -415,7 +418,7 @@ def season_chart(
         handlelength=3,
         fontsize=8,
     )
-    _set_round_ticks(ax, list(nights), room=8)
+    _set_round_ticks(ax, list(nights), room=6)
     if higher_is_better:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     values = [y for name in names for y in series.get(name, ()) if y is not None]
@@ -426,5 +429,5 @@ def season_chart(
     ax.set_axisbelow(True)
     ax.set_title(_plain(title))
     ax.set_xlabel(_plain(xlabel))
-    fig.text(0.04 / WIDTH, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
+    fig.text(0.04 / width, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
     return _svg(fig, title)

@@ -59,7 +59,7 @@ class SeasonForm(FlaskForm):
     starts_on = DayField(_l("First day"))
     ends_on = DayField(_l("Last day"))
     method = RadioField(
-        _l("Standings"),
+        _l("How the standings are computed"),
         choices=[SelectChoice(value, label) for value, label in METHOD_LABELS.items()],
         default=core.SeasonMethod.PLACEMENT_POINTS.value,
     )

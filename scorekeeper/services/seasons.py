@@ -23,6 +23,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
+from fractions import Fraction
 from typing import NoReturn
 
 from sqlalchemy import String, and_, case, cast, func, or_, select, update
@@ -660,32 +661,60 @@ def chart_data(season: Season, players: int = CHART_PLAYERS) -> ChartData:
         sums = night.setdefault(roster_id, _Sums())
         sums.add(_Sums(games, wins, rounds, total, Counter({(size, place, shared): games})))
     method = core.SeasonMethod(season.method)
+    totals: dict[int, _Sums] = {}
+    for night in per_night.values():
+        for roster_id, sums in night.items():
+            totals.setdefault(roster_id, _Sums()).add(sums)
+    leaders = [line.roster_id for line in _rank(season, totals, names)][:players]
+    # The leaders' figures after each night, from the core. A player's points, wins and average
+    # do not depend on the others, and points add up night by night: so each night the core is
+    # given the leaders' running sums with that night's placements only (a few small lines).
+    table = points_table_of(season)
     running: dict[int, _Sums] = {}
-    after_each: list[dict[int, core.SeasonLine]] = []
+    points: dict[int, Fraction] = {}
+    series: dict[int, list[float | None]] = {roster_id: [] for roster_id in leaders}
     for key in sorted(per_night):
-        for roster_id, sums in per_night[key].items():
-            running.setdefault(roster_id, _Sums()).add(sums)
-        ranked = _rank(season, running, names, min_games=0)
-        after_each.append({line.roster_id: line.line for line in ranked})
-    leaders = [line.roster_id for line in _rank(season, running, names)][:players]
-
-    def value(line: core.SeasonLine | None) -> float | None:
-        if line is None:
-            return None
-        if method is core.SeasonMethod.GAMES_WON:
-            return float(line.wins)
-        if method is core.SeasonMethod.PLACEMENT_POINTS:
-            return float(line.points)
-        return float(line.average) if line.average is not None else None
+        tonight = per_night[key]
+        for roster_id in leaders:
+            if roster_id in tonight:
+                sums = tonight[roster_id]
+                running.setdefault(roster_id, _Sums()).add(
+                    _Sums(sums.games, sums.wins, sums.rounds, sums.total)
+                )
+        lines = core.season_standings(
+            [
+                core.PlayerSeason(
+                    str(roster_id),
+                    games=sums.games,
+                    wins=sums.wins,
+                    rounds=sums.rounds,
+                    total_score=sums.total,
+                    placements=dict(tonight[roster_id].placements) if roster_id in tonight else {},
+                )
+                for roster_id, sums in running.items()
+            ],
+            method,
+            min_games=0,
+            table=table,
+        )
+        after = {int(line.player): line for line in lines}
+        for roster_id in leaders:
+            line = after.get(roster_id)
+            if line is None:
+                series[roster_id].append(None)
+            elif method is core.SeasonMethod.GAMES_WON:
+                series[roster_id].append(float(line.wins))
+            elif method is core.SeasonMethod.PLACEMENT_POINTS:
+                points[roster_id] = points.get(roster_id, Fraction(0)) + line.points
+                series[roster_id].append(float(points[roster_id]))
+            else:
+                series[roster_id].append(float(line.average) if line.average is not None else None)
 
     unique = _unique_names({roster_id: names[roster_id] for roster_id in leaders})
     return ChartData(
         names=[unique[roster_id] for roster_id in leaders],
         nights=[day for day, _night in sorted(per_night)],
-        series={
-            unique[roster_id]: [value(night.get(roster_id)) for night in after_each]
-            for roster_id in leaders
-        },
+        series={unique[roster_id]: series[roster_id] for roster_id in leaders},
         higher_is_better=method is not core.SeasonMethod.AVERAGE,
     )
 
@@ -694,20 +723,46 @@ def _number(value: float) -> str:
     return str(round(value)) if value == int(value) else f"{value:.2f}".rstrip("0")
 
 
+def data_version(season: Season) -> str:
+    """A fingerprint of everything the season's chart is drawn from, in two small queries:
+    its rules, and per night its counted games' ids and versions (a round recorded or edited
+    bumps a game's version) and the roster entries at them (a merge moves seats), and the
+    roster's names (a rename). The chart is cached under it."""
+    day = func.coalesce(ClubNight.played_on, func.date(Game.created_at))
+    nights = db.session.execute(
+        select(
+            Game.club_night_id,
+            day,
+            func.count(Player.id),
+            func.sum(Game.id),
+            func.sum(Game.version),
+            func.sum(func.coalesce(Player.roster_player_id, 0)),
+        )
+        .join(Game, Game.id == Player.game_id)
+        .outerjoin(ClubNight, ClubNight.id == Game.club_night_id)
+        .where(*_counted(season.id))
+        .group_by(Game.club_night_id, day)
+        .order_by(day, Game.club_night_id)
+    ).all()
+    names = db.session.execute(
+        select(RosterPlayer.id, RosterPlayer.display_name)
+        .where(RosterPlayer.club_id == season.club_id)
+        .order_by(RosterPlayer.id)
+    ).all()
+    rules = (season.method, season.min_games, season.points_table)
+    data = repr((rules, [tuple(row) for row in nights], [tuple(row) for row in names]))
+    return hashlib.blake2b(data.encode("utf-8"), digest_size=10).hexdigest()
+
+
 def chart_svg(
     season: Season, text: ChartText, label_of: Callable[[date], str] = date.isoformat
 ) -> tuple[bytes, str]:
-    """The season chart's SVG and its ETag, cached by its content (the season's data version:
-    a finished game, a moved game or a renamed player draws a new chart). `label_of` writes a
-    night's date under its tick."""
-    data = chart_data(season)
-    labels = [label_of(day) for day in data.nights]
-    legend = [
-        _number(values[-1]) if values and values[-1] is not None else "–"
-        for values in (data.series[name] for name in data.names)
-    ]
+    """The season chart's SVG and its ETag: drawn once per season data version (see
+    data_version), language and wording, then served from memory or instance/charts.
+    `label_of` writes a night's date under its tick."""
+    probe = label_of(date(2001, 12, 31))  # the date format of the request's language
     key = hashlib.blake2b(
-        repr((data, labels, legend, text, season.method)).encode("utf-8"), digest_size=10
+        repr((data_version(season), text, probe)).encode("utf-8"), digest_size=10
     ).hexdigest()
     name = f"season-{season.id}-{key}.svg"
     folder = cache_dir()
@@ -721,6 +776,12 @@ def chart_svg(
         with open(path, "rb") as stored:
             svg = stored.read()
     except FileNotFoundError:
+        data = chart_data(season)
+        legend = [
+            _number(values[-1]) if values and values[-1] is not None else "–"
+            for values in (data.series[name] for name in data.names)
+        ]
+        labels = [label_of(day) for day in data.nights]
         svg = _render(data, labels, legend, text)
         _store(folder, name, svg, season.id)
     entry = (svg, etag_of(svg))

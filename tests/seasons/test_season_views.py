@@ -319,3 +319,30 @@ def test_the_print_view_holds_the_standings_on_one_black_and_white_page(app, cli
     assert re.search(r"1 Ben 3 1 6 .*2 Cy 3 1 5.5 .*3 Ana 2 1 4.5 .*4 Di 3 0 0", words)
     assert "Computed from 3 finished games, played on 2 club nights." in words
     assert 'class="no-print"' in page
+
+
+def test_a_rename_a_merge_or_a_moved_game_draws_a_new_chart(app, client, world):
+    season_id, ids, games = hand_worked_season(app, world.club)
+    url = f"/clubs/{world.club}/seasons/{season_id}/chart.svg"
+    as_(client, app, world, "owner")
+    seen = [client.get(url).data]
+    with app.app_context():
+        from scorekeeper.models import Club
+        from scorekeeper.services import clubs as club_service
+
+        club = db.session.get(Club, world.club)
+        club_service.update_roster_player(
+            club_service.roster_entry(club, ids["Ben"]), "Benedict", None
+        )
+    seen.append(client.get(url).data)
+    assert b"Benedict (6)" in seen[-1]
+    other = make_season(app, world.club, "Friendlies", starts_on=date(2020, 1, 1),
+                        ends_on=date(2020, 1, 2))  # fmt: skip
+    client.post(
+        f"/clubs/{world.club}/seasons/{season_id}/games/{games[2]}/move",
+        data={"season_id": str(other)},
+    )
+    seen.append(client.get(url).data)
+    # Without game 3: Ben 2 + 3 = 5 points.
+    assert b"Benedict (5)" in seen[-1]
+    assert len(set(seen)) == 3
