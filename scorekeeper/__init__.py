@@ -67,6 +67,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.main.views import bp as main_bp
     from scorekeeper.nights import bp as nights_bp
     from scorekeeper.players import bp as players_bp
+    from scorekeeper.seasons import bp as seasons_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(games_bp)
@@ -74,6 +75,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(accounts_bp)
     app.register_blueprint(clubs_bp)
     app.register_blueprint(nights_bp)
+    app.register_blueprint(seasons_bp)
     app.register_blueprint(api_bp)
     csrf.exempt(api_bp)  # the API authenticates with bearer tokens, not cookies
 
