@@ -6,8 +6,6 @@ Views are thin: check who asks (clubs.access), read the form, call one service, 
 
 from __future__ import annotations
 
-from datetime import date
-
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_date, ngettext
@@ -89,7 +87,7 @@ def index(club_id: int) -> ResponseReturnValue:
         club=club,
         role=role,
         seasons=season_service.seasons_of(club),
-        today=date.today(),
+        today=utcnow().date(),
     )
 
 
@@ -97,7 +95,7 @@ def index(club_id: int) -> ResponseReturnValue:
 def new(club_id: int) -> ResponseReturnValue:
     """Set up a season (scorers and the owner)."""
     club, role = club_for(club_id, "scorer", next_url=url_for("seasons.new", club_id=club_id))
-    form = SeasonForm(data={"starts_on": date.today()})
+    form = SeasonForm(data={"starts_on": utcnow().date()})
     saved, general, status = _save(form, lambda data: season_service.create_season(club, data))
     if saved is not None:
         flash(_("The season %(name)s is set up.", name=saved.season.name), "success")
