@@ -480,25 +480,29 @@ def timed(
     samples.queries.append(queries)
 
 
-def measure(
-    label: str,
-    url: str,
-    counter: QueryCounter,
-    request: Request,
-    reps: int,
-    *,
-    warmup: int,
-    expect: int = 200,
-    prepare: Callable[[int], None] | None = None,
-) -> Samples:
-    """Warm up, then time `reps` requests."""
-    scratch = Samples(label, url)
-    for index in range(warmup):
-        timed(scratch, counter, request, index, expect, prepare)
-    samples = Samples(label, url)
-    for index in range(warmup, warmup + reps):
-        timed(samples, counter, request, index, expect, prepare)
-    return samples
+@dataclass
+class Kind:
+    """One kind of request to time: `request(i)` sends the i-th one."""
+
+    key: str
+    label: str
+    url: str
+    request: Request
+    reps: int
+    expect: int = 200
+    prepare: Callable[[int], None] | None = None
+
+
+def measure(kinds: Sequence[Kind], counter: QueryCounter, warmup: int) -> dict[str, Samples]:
+    """Warm up, then time each kind's requests round-robin, so that every kind sees the same
+    machine noise (other work, a throttled CPU) rather than one kind getting a bad minute."""
+    found = {kind.key: Samples(kind.label, kind.url) for kind in kinds}
+    for index in range(warmup + max(kind.reps for kind in kinds)):
+        for kind in kinds:
+            if index < warmup + kind.reps:
+                samples = found[kind.key] if index >= warmup else Samples(kind.label, kind.url)
+                timed(samples, counter, kind.request, index, kind.expect, kind.prepare)
+    return found
 
 
 def _clear_charts(app: Flask) -> Callable[[int], None]:
@@ -536,32 +540,33 @@ def measure_requests(bench: Bench, settings: Settings) -> dict[str, dict[str, An
         return lambda _index: client.get(url, **kwargs)
 
     # The first chart of the process pays for importing matplotlib: timed once, apart (it is
-    # also the warm-up of the first-render figures).
+    # also the warm-up of the first-render figures). First renders clear the chart caches, so
+    # they run on their own, before the interleaved rest.
     cold = Samples("chart, first render in a new process (imports matplotlib)", race)
     timed(cold, counter, get(race), 0, 200, _clear_charts(app))
-    kinds: list[tuple[str, str, str, Request, int, dict[str, Any]]] = [
-        ("game_page_finished", "game page, finished (8 players, 13 rounds)", game, get(game),
-         reps, {}),
-        ("game_page_in_progress", "game page, in progress (6 rounds, round form)", playing,
-         get(playing), reps, {}),
-        ("api_game_get", "API game GET (8 players, 13 rounds)", api, get(api, headers=view),
-         reps, {}),
-        ("api_round_post", "API round POST (8 players, round 7)", "/api/v1/games/<id>/rounds",
-         post, reps, {"expect": 201}),
-        ("chart_first_render", "chart, first render (race, cache cleared)", race, get(race),
-         settings.chart_reps, {"prepare": _clear_charts(app), "warmup": 0}),
-        ("chart_cached", "chart, cached (race)", race, get(race), settings.cached_reps, {}),
-        ("share_page", "share page GET", f"/s/{bench.view_token}",
-         get(f"/s/{bench.view_token}"), reps, {}),
-        ("home_page", "home page (device with its games)", "/", get("/"), reps, {}),
-        ("healthz", "floor: /healthz (no database, no template)", "/healthz", get("/healthz"),
-         reps, {}),
+    first = Kind("chart_first_render", "chart, first render (race, cache cleared)", race,
+                 get(race), settings.chart_reps, prepare=_clear_charts(app))  # fmt: skip
+    found = measure([first], counter, warmup=0)
+    kinds = [
+        Kind("game_page_finished", "game page, finished (8 players, 13 rounds)", game,
+             get(game), reps),
+        Kind("game_page_in_progress", "game page, in progress (6 rounds, round form)", playing,
+             get(playing), reps),
+        Kind("api_game_get", "API game GET (8 players, 13 rounds)", api,
+             get(api, headers=view), reps),
+        Kind("api_round_post", "API round POST (8 players, round 7)",
+             "/api/v1/games/<id>/rounds", post, reps, expect=201),
+        Kind("chart_cached", "chart, cached (race)", race, get(race), settings.cached_reps),
+        Kind("share_page", "share page GET", f"/s/{bench.view_token}",
+             get(f"/s/{bench.view_token}"), reps),
+        Kind("home_page", "home page (device with its games)", "/", get("/"), reps),
+        Kind("healthz", "floor: /healthz (no database, no template)", "/healthz",
+             get("/healthz"), reps),
     ]  # fmt: skip
-    results = {}
-    for key, label, url, request, count, options in kinds:
-        options.setdefault("warmup", warmup)
-        results[key] = measure(label, url, counter, request, count, **options).summary()
+    found.update(measure(kinds, counter, warmup))
     counter.close()
+    order = [kinds[0], kinds[1], kinds[2], kinds[3], first, *kinds[4:]]
+    results = {kind.key: found[kind.key].summary() for kind in order}
     results["chart_cold_process"] = cold.summary()
     return results
 
@@ -700,9 +705,30 @@ def profile_text(profiles: dict[str, Any]) -> str:
 # Running ---------------------------------------------------------------------------------------
 
 
+def _cpu_ticks() -> list[int] | None:
+    """The machine's CPU time counters (/proc/stat: user ... steal), or None off Linux."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            return [int(value) for value in stat.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+
+
+def _machine_share(before: list[int] | None, after: list[int] | None) -> dict[str, float]:
+    """How busy the whole machine was meanwhile, and how much CPU the hypervisor took (steal)."""
+    if not before or not after:
+        return {}
+    spent = [end - start for start, end in zip(before, after, strict=True)]
+    total = sum(spent) or 1
+    idle = spent[3] + spent[4]
+    return {"busy_percent": round(100 * (total - idle) / total, 1),
+            "steal_percent": round(100 * spent[7] / total, 1)}  # fmt: skip
+
+
 def run_benchmark(settings: Settings, workdir: Path | None = None) -> dict[str, Any]:
     """Build both databases, measure, and return every figure (what results.json holds)."""
     load_before = os.getloadavg()
+    ticks_before = _cpu_ticks()
     with tempfile.TemporaryDirectory(prefix="sk-bench-") as temp:
         folder = Path(workdir or temp)
         post_count = settings.reps + settings.warmup
@@ -738,6 +764,7 @@ def run_benchmark(settings: Settings, workdir: Path | None = None) -> dict[str, 
             # Other work on the machine inflates wall times (see cpu_median_ms).
             "load_average_before": [round(load, 2) for load in load_before],
             "load_average_after": [round(load, 2) for load in os.getloadavg()],
+            "machine_cpu": _machine_share(ticks_before, _cpu_ticks()),
             "when": datetime.now().isoformat(timespec="seconds"),
             "timing": "server time: time.perf_counter around Flask test-client calls",
         },
@@ -767,7 +794,8 @@ def table(results: dict[str, Any]) -> str:
     lines += [line(row) for row in results["requests"].values()]
     lines += ["", "database size:"] + [line(row) for row in results["scaling"].values()]
     lines += ["", f"load average (1, 5, 15 min) before {meta['load_average_before']}, "
-              f"after {meta['load_average_after']} on {meta['machine']}"]  # fmt: skip
+              f"after {meta['load_average_after']} on {meta['machine']}; "
+              f"during the run: {meta['machine_cpu']}"]  # fmt: skip
     lines += ["", "targets:"]
     lines += [f"  {'PASS' if t['pass'] else 'MISS'}  {t['text']}" for t in results["targets"]]
     return "\n".join(lines)
