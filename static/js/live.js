@@ -1,11 +1,14 @@
-// The share page refreshes itself: poll the live part with If-None-Match every few seconds.
+// Pages that refresh themselves (the share page, a club night): the element with
+// data-live-url names the fragment to poll and data-live-target the part it replaces.
+// Polls with If-None-Match (304 while nothing changed) and pauses while the tab is hidden.
 (function () {
   "use strict";
-  var hint = document.getElementById("live-hint");
+  var hint = document.querySelector("[data-live-url]");
   if (!hint || !window.fetch) { return; }
   var url = hint.dataset.liveUrl;
+  var targetId = hint.dataset.liveTarget || "live";
+  var delay = parseInt(hint.dataset.liveEvery || "3000", 10);
   var etag = null;
-  var delay = 3000;
 
   function poll() {
     if (document.hidden) { window.setTimeout(poll, delay); return; }
@@ -15,10 +18,10 @@
         if (response.status === 200) {
           etag = response.headers.get("ETag");
           return response.text().then(function (html) {
-            var live = document.getElementById("live");
+            var live = document.getElementById(targetId);
             var holder = document.createElement("div");
             holder.innerHTML = html;
-            var fresh = holder.querySelector("#live");
+            var fresh = holder.querySelector("#" + targetId);
             if (live && fresh && fresh.dataset.version !== live.dataset.version) {
               live.replaceWith(fresh);
             }

@@ -187,7 +187,7 @@ def test_the_night_page_shows_every_table(app, client, world):
     for game_id in games:
         assert f'href="/games/{game_id}"' in html
     assert "/late" not in html  # a viewer adds nobody
-    assert 'src="/static/js/night.js"' in html and "<noscript>" in html
+    assert 'src="/static/js/live.js"' in html and "<noscript>" in html
     scorer = as_(app.test_client(), app, world, "scorer")
     assert f"/games/{games[0]}/late" in scorer.get(f"/clubs/{world.club}/nights/{night_id}").text
 
@@ -226,7 +226,7 @@ def test_when_every_table_is_over_the_results_show(app, client, world):
     text = text_of(page)
     assert "Results of the night" in text
     assert re.search(r"1 Ben 0 points Table 1 · 1 round 2 Eve 0 points Table 2 · 1 round", text)
-    assert "night.js" not in page.text  # nothing left to refresh
+    assert "live.js" not in page.text  # nothing left to refresh
     listing = text_of(client.get(f"/clubs/{world.club}/nights"))
     assert "2 tables · Finished" in listing
 
