@@ -493,7 +493,25 @@ class Kind:
     prepare: Callable[[int], None] | None = None
 
 
-def measure(kinds: Sequence[Kind], counter: QueryCounter, warmup: int) -> dict[str, Samples]:
+def measure(
+    label: str,
+    url: str,
+    counter: QueryCounter,
+    request: Request,
+    reps: int,
+    *,
+    warmup: int,
+    expect: int = 200,
+    prepare: Callable[[int], None] | None = None,
+) -> Samples:
+    """Warm up, then time `reps` requests of one kind (bench/season.py uses it too)."""
+    kind = Kind("one", label, url, request, reps, expect, prepare)
+    return measure_round_robin([kind], counter, warmup)["one"]
+
+
+def measure_round_robin(
+    kinds: Sequence[Kind], counter: QueryCounter, warmup: int
+) -> dict[str, Samples]:
     """Warm up, then time each kind's requests round-robin, so that every kind sees the same
     machine noise (other work, a throttled CPU) rather than one kind getting a bad minute."""
     found = {kind.key: Samples(kind.label, kind.url) for kind in kinds}
@@ -546,7 +564,7 @@ def measure_requests(bench: Bench, settings: Settings) -> dict[str, dict[str, An
     timed(cold, counter, get(race), 0, 200, _clear_charts(app))
     first = Kind("chart_first_render", "chart, first render (race, cache cleared)", race,
                  get(race), settings.chart_reps, prepare=_clear_charts(app))  # fmt: skip
-    found = measure([first], counter, warmup=0)
+    found = measure_round_robin([first], counter, warmup=0)
     kinds = [
         Kind("game_page_finished", "game page, finished (8 players, 13 rounds)", game,
              get(game), reps),
@@ -563,7 +581,7 @@ def measure_requests(bench: Bench, settings: Settings) -> dict[str, dict[str, An
         Kind("healthz", "floor: /healthz (no database, no template)", "/healthz",
              get("/healthz"), reps),
     ]  # fmt: skip
-    found.update(measure(kinds, counter, warmup))
+    found.update(measure_round_robin(kinds, counter, warmup))
     counter.close()
     order = [kinds[0], kinds[1], kinds[2], kinds[3], first, *kinds[4:]]
     results = {kind.key: found[kind.key].summary() for kind in order}
