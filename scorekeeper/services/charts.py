@@ -5,6 +5,7 @@ in-process LRU in front of files in `instance/charts/` (or CHART_CACHE_DIR), whi
 gunicorn worker shares. Files are written atomically (temp file + os.replace), and a new
 version of a game's chart deletes the older ones. Scores come from the core through the game
 services; nothing is added up here.
+SvgCache owns that two-layer cache; the season and player charts use it too, each its own.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 import tempfile
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import astuple, dataclass
 
 from flask import current_app, has_request_context
@@ -32,7 +34,6 @@ MAX_FILES = 2000
 RENDERS = 0
 
 _lock = threading.Lock()
-_memory: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -121,61 +122,74 @@ def etag_of(svg: bytes) -> str:
     return _hash(svg, 12)
 
 
-def chart_svg(game: Game, kind: str, text: ChartText | None = None) -> tuple[bytes, str]:
-    """The chart's SVG and its ETag, from memory, from disk, or rendered and stored."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown chart kind {kind!r}")
-    text = text or ChartText()
-    folder = cache_dir()
-    name = file_name(game, kind, text)
-    path = os.path.join(folder, name)
-    with _lock:
-        hit = _memory.get(path)
-        if hit is not None:
-            _memory.move_to_end(path)
-            return hit
-    try:
-        with open(path, "rb") as stored:
-            svg = stored.read()
-    except FileNotFoundError:
-        svg = render(game, kind, text)
-        _store(folder, name, svg, game, kind)
-    entry = (svg, etag_of(svg))
-    with _lock:
-        _memory[path] = entry
-        while len(_memory) > LRU_SIZE:
-            _memory.popitem(last=False)
-    return entry
+class SvgCache:
+    """Charts by file name: an in-process LRU of (svg, ETag) in front of the files in
+    cache_dir() (or its `subfolder`), which every worker shares. Past `max_files` files whose
+    names start with `family`, the least recently written go."""
 
+    def __init__(
+        self, lru_size: int, subfolder: str = "", max_files: int = 0, family: str = ""
+    ) -> None:
+        self.lru_size = lru_size
+        self.subfolder = subfolder
+        self.max_files = max_files
+        self.family = family
+        self._lock = threading.Lock()
+        self._memory: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
 
-def _store(folder: str, name: str, svg: bytes, game: Game, kind: str) -> None:
-    """Write atomically (readers in other workers see all of the file or none of it), then
-    delete this chart's older versions and, past MAX_FILES, the oldest files."""
-    os.makedirs(folder, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".svg")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(svg)
-        os.replace(temp, os.path.join(folder, name))
-    except BaseException:
-        _remove(temp)
-        raise
-    older = re.compile(rf"g{game.id}-{re.escape(kind)}-v(\d+)-")
-    files: list[os.DirEntry[str]] = []
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if not entry.name.startswith("g"):
-                continue
-            match = older.match(entry.name)
-            # Only older: a slow worker still holding an old version must not delete a newer one.
-            if match and int(match.group(1)) < game.version:
+    def get(
+        self, name: str, stale: Callable[[str], object], render: Callable[[], bytes]
+    ) -> tuple[bytes, str]:
+        """The chart `name` and its ETag, from memory, from disk, or rendered and stored; a
+        store deletes the other files of the folder that `stale` says this chart replaces."""
+        folder = os.path.join(cache_dir(), self.subfolder)
+        path = os.path.join(folder, name)
+        with self._lock:
+            hit = self._memory.get(path)
+            if hit is not None:
+                self._memory.move_to_end(path)
+                return hit
+        try:
+            with open(path, "rb") as stored:
+                svg = stored.read()
+        except FileNotFoundError:
+            svg = render()
+            self._store(folder, name, svg, stale)
+        entry = (svg, etag_of(svg))
+        with self._lock:
+            self._memory[path] = entry
+            while len(self._memory) > self.lru_size:
+                self._memory.popitem(last=False)
+        return entry
+
+    def _store(self, folder: str, name: str, svg: bytes, stale: Callable[[str], object]) -> None:
+        """Write atomically (readers in other workers see all of the file or none of it), then
+        delete the stale files and, past max_files, the oldest of the family."""
+        os.makedirs(folder, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".svg")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(svg)
+            os.replace(temp, os.path.join(folder, name))
+        except BaseException:
+            _remove(temp)
+            raise
+        files: list[os.DirEntry[str]] = []
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name != name and stale(entry.name):
+                    _remove(entry.path)
+                elif self.max_files and entry.name.startswith(self.family):
+                    files.append(entry)
+        if self.max_files and len(files) > self.max_files:
+            files.sort(key=_mtime)
+            for entry in files[: len(files) - self.max_files * 9 // 10]:
                 _remove(entry.path)
-            else:
-                files.append(entry)
-    if len(files) > MAX_FILES:
-        files.sort(key=_mtime)
-        for entry in files[: len(files) - MAX_FILES * 9 // 10]:
-            _remove(entry.path)
+
+    def clear_memory(self) -> None:
+        """Empty the in-process LRU (tests use it to reach the disk layer)."""
+        with self._lock:
+            self._memory.clear()
 
 
 def _mtime(entry: os.DirEntry[str]) -> float:
@@ -192,7 +206,22 @@ def _remove(path: str) -> None:
         pass
 
 
-def clear_memory() -> None:
-    """Empty the in-process LRU (tests use it to reach the disk layer)."""
-    with _lock:
-        _memory.clear()
+_CACHE = SvgCache(LRU_SIZE, max_files=MAX_FILES, family="g")
+clear_memory = _CACHE.clear_memory
+
+
+def chart_svg(game: Game, kind: str, text: ChartText | None = None) -> tuple[bytes, str]:
+    """The chart's SVG and its ETag, from memory, from disk, or rendered and stored."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown chart kind {kind!r}")
+    chart_text = text or ChartText()
+    older = re.compile(rf"g{game.id}-{re.escape(kind)}-v(\d+)-")
+
+    def stale(other: str) -> bool:
+        match = older.match(other)
+        # Only older: a slow worker still holding an old version must not delete a newer one.
+        return match is not None and int(match.group(1)) < game.version
+
+    return _CACHE.get(
+        file_name(game, kind, chart_text), stale, lambda: render(game, kind, chart_text)
+    )

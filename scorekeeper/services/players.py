@@ -11,11 +11,8 @@ won, higher is better: the two cannot share an average); draw games are counted 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass, field
 from datetime import datetime
@@ -26,7 +23,7 @@ from sqlalchemy.orm import aliased
 from scorekeeper import charts
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Game, Player, RosterPlayer
-from scorekeeper.services.charts import cache_dir
+from scorekeeper.services.charts import SvgCache
 
 MEXICAN_TRAIN = "mexican_train"
 LAST_GAMES = 10
@@ -39,7 +36,8 @@ CHART_STYLE = 2
 RENDERS = 0
 
 _lock = threading.Lock()
-_memory: OrderedDict[str, bytes] = OrderedDict()
+_CACHE = SvgCache(LRU_SIZE, subfolder="players")
+clear_memory = _CACHE.clear_memory
 
 
 # What the pages show --------------------------------------------------------------------------
@@ -442,10 +440,6 @@ def chart_key(points: Sequence[MonthPoint], labels: Sequence[str], text: PlayerC
     return _hash("\x1f".join(parts).encode("utf-8"), 12)
 
 
-def _folder() -> str:
-    return os.path.join(cache_dir(), "players")
-
-
 def player_chart_svg(
     club: Club,
     entry_id: int,
@@ -458,23 +452,8 @@ def player_chart_svg(
     key = chart_key(points, labels, text)
     # One file per player and wording (language): a new data version replaces the old file.
     prefix = f"c{club.id}-p{entry_id}-{_hash(repr(astuple(text)).encode('utf-8'), 4)}-"
-    folder = _folder()
-    path = os.path.join(folder, f"{prefix}{key}.svg")
-    with _lock:
-        hit = _memory.get(path)
-        if hit is not None:
-            _memory.move_to_end(path)
-            return hit, key
-    try:
-        with open(path, "rb") as stored:
-            svg = stored.read()
-    except FileNotFoundError:
-        svg = _render(points, labels, text)
-        _store(folder, path, prefix, svg)
-    with _lock:
-        _memory[path] = svg
-        while len(_memory) > LRU_SIZE:
-            _memory.popitem(last=False)
+    own = re.compile(re.escape(prefix) + r"[0-9a-f]+\.svg$")
+    svg, _etag = _CACHE.get(f"{prefix}{key}.svg", own.match, lambda: _render(points, labels, text))
     return svg, key
 
 
@@ -493,34 +472,3 @@ def _render(points: Sequence[MonthPoint], labels: Sequence[str], text: PlayerCha
     with _lock:
         RENDERS += 1
     return svg
-
-
-def _store(folder: str, path: str, prefix: str, svg: bytes) -> None:
-    os.makedirs(folder, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".svg")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(svg)
-        os.replace(temp, path)
-    except BaseException:
-        _remove(temp)
-        raise
-    own = re.compile(re.escape(prefix) + r"[0-9a-f]+\.svg$")
-    keep = os.path.basename(path)
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if entry.name != keep and own.match(entry.name):
-                _remove(entry.path)
-
-
-def _remove(path: str) -> None:
-    try:
-        os.remove(path)
-    except FileNotFoundError:  # another worker got there first
-        pass
-
-
-def clear_memory() -> None:
-    """Empty the in-process LRU (tests use it to reach the disk layer)."""
-    with _lock:
-        _memory.clear()

@@ -15,11 +15,9 @@ there.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
@@ -32,7 +30,7 @@ from scorekeeper import charts, core
 from scorekeeper.core import N_
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer, Season
-from scorekeeper.services.charts import cache_dir, etag_of
+from scorekeeper.services.charts import SvgCache
 
 METHODS = tuple(method.value for method in core.SeasonMethod)
 MAX_NAME = 80
@@ -48,7 +46,8 @@ LRU_SIZE = 32
 RENDERS = 0
 
 _lock = threading.Lock()
-_memory: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
+_CACHE = SvgCache(LRU_SIZE)
+clear_memory = _CACHE.clear_memory
 
 
 class SeasonError(core.RuleError):
@@ -764,32 +763,19 @@ def chart_svg(
     key = hashlib.blake2b(
         repr((data_version(season), text, probe)).encode("utf-8"), digest_size=10
     ).hexdigest()
-    name = f"season-{season.id}-{key}.svg"
-    folder = cache_dir()
-    path = os.path.join(folder, name)
-    with _lock:
-        hit = _memory.get(path)
-        if hit is not None:
-            _memory.move_to_end(path)
-            return hit
-    try:
-        with open(path, "rb") as stored:
-            svg = stored.read()
-    except FileNotFoundError:
+
+    def draw() -> bytes:
         data = chart_data(season)
         legend = [
             _number(values[-1]) if values and values[-1] is not None else "–"
             for values in (data.series[name] for name in data.names)
         ]
         labels = [label_of(day) for day in data.nights]
-        svg = _render(data, labels, legend, text)
-        _store(folder, name, svg, season.id)
-    entry = (svg, etag_of(svg))
-    with _lock:
-        _memory[path] = entry
-        while len(_memory) > LRU_SIZE:
-            _memory.popitem(last=False)
-    return entry
+        return _render(data, labels, legend, text)
+
+    # This season's other charts go: its data moved on.
+    mine = re.compile(rf"season-{season.id}-[0-9a-f]+\.svg$")
+    return _CACHE.get(f"season-{season.id}-{key}.svg", mine.match, draw)
 
 
 def _render(data: ChartData, labels: list[str], legend: list[str], text: ChartText) -> bytes:
@@ -807,34 +793,3 @@ def _render(data: ChartData, labels: list[str], legend: list[str], text: ChartTe
     with _lock:
         RENDERS += 1
     return svg
-
-
-def _store(folder: str, name: str, svg: bytes, season_id: int) -> None:
-    """Write atomically, then delete this season's other charts (its data moved on)."""
-    os.makedirs(folder, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".svg")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(svg)
-        os.replace(temp, os.path.join(folder, name))
-    except BaseException:
-        _remove(temp)
-        raise
-    mine = re.compile(rf"season-{season_id}-[0-9a-f]+\.svg$")
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if entry.name != name and mine.match(entry.name):
-                _remove(entry.path)
-
-
-def _remove(path: str) -> None:
-    try:
-        os.remove(path)
-    except FileNotFoundError:  # another worker got there first
-        pass
-
-
-def clear_memory() -> None:
-    """Empty the in-process chart cache (tests use it to reach the disk layer)."""
-    with _lock:
-        _memory.clear()
