@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
@@ -142,10 +143,15 @@ def tile_choices(set_size: int, engine: int | None) -> list[str]:
 
 def tile_values(game: Game, engine: int | None) -> dict[str, int]:
     """What each tile on offer is worth under the game's blank option (the picker adds them)."""
-    blank = core.BlankScoring(game.blank_scoring)
+    return _tile_values(game.set_size, engine, game.blank_scoring)
+
+
+@lru_cache(maxsize=128)
+def _tile_values(set_size: int, engine: int | None, blank_scoring: str) -> dict[str, int]:
+    blank = core.BlankScoring(blank_scoring)
     return {
         text: core.tile_value(core.parse_tile(text), blank)
-        for text in tile_choices(game.set_size, engine)
+        for text in tile_choices(set_size, engine)
     }
 
 

@@ -6,6 +6,8 @@ through the services; nothing here adds up a round.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import (
     Response,
     abort,
@@ -35,6 +37,9 @@ from scorekeeper.games.presenters import (
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
+
+# The game page shows the latest changes; the history page shows them all.
+HISTORY_LINES = 10
 
 SETUP_FIELDS = {
     "set": "set_size",
@@ -112,11 +117,16 @@ def _setup_field(form: SetupForm, field: str | None):
 # The game page ---------------------------------------------------------------------------------
 
 
+# A round sheet's form class depends only on the seats, the tiles on offer and the house rules:
+# built once for each, not on every request (eight players' tile pickers are ~700 choices).
+_round_form_class = lru_cache(maxsize=256)(round_form_class)
+
+
 def _round_form(game: Game, formdata: MultiDict | None = None, engine: int | None = None):
     setup = game_service.setup_of(game)
-    form_class = round_form_class(
-        setup.players,
-        tile_choices(setup.rules.set_size, engine),
+    form_class = _round_form_class(
+        tuple(setup.players),
+        tuple(tile_choices(setup.rules.set_size, engine)),
         open_train=game.open_train_points > 0,
         strategic=game.strategic_error,
         adjustments=game.adjustments,
@@ -150,7 +160,7 @@ def _render_game(
         form=form,
         general=general or [],
         warnings=warnings or [],
-        history=game_service.history_of(game, limit=50) if access == "edit" else [],
+        history=game_service.history_of(game, limit=HISTORY_LINES) if access == "edit" else [],
         device=current_device(),
     )
     return page, status
@@ -281,6 +291,18 @@ def _render_edit(
             saved=saved,
         ),
         status,
+    )
+
+
+@bp.get("/games/<int:game_id>/history")
+def history(game_id: int) -> ResponseReturnValue:
+    """Every change to the game, newest first: round, player, old and new value, when, where."""
+    game, _access = game_for_device(game_id, edit=True, full=False)
+    return render_template(
+        "games/history.html",
+        game=game,
+        history=game_service.history_of(game, limit=10_000),
+        device=current_device(),
     )
 
 

@@ -446,3 +446,18 @@ def test_a_finished_game_keeps_each_players_final_figures(app, client):
     client.post(f"/games/{game_id}/undo", data={"number": "2"})
     with app.app_context():
         assert [p.total for p in game_service.load_game(game_id).players] == [None] * 3
+
+
+def test_the_game_page_shows_the_latest_changes_and_links_the_whole_history(app, client):
+    game_id = start_game(client)
+    for number in range(1, 5):
+        client.post(
+            f"/games/{game_id}/rounds", data=round_data(number, {1: number, 2: 2, 3: 3}, out=0)
+        )
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert page.count('<time datetime="') == 10  # four rounds make 17 lines; the page shows 10
+    assert "Game created: Ana, Ben, Cy, Di" not in page
+    full = client.get(f"/games/{game_id}/history").get_data(as_text=True)
+    assert full.count('<time datetime="') == 17
+    assert "Game created: Ana, Ben, Cy, Di" in full
+    assert app.test_client().get(f"/games/{game_id}/history").status_code == 404
