@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
+# HOST=0.0.0.0 lets the phones on the same Wi-Fi reach it (set SECRET_KEY first).
+HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 FLASK := $(BIN)/flask --app scorekeeper
 
@@ -18,7 +20,7 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(FLASK) db upgrade
-	$(FLASK) run --host 127.0.0.1 --port $(PORT)
+	$(FLASK) run --host $(HOST) --port $(PORT)
 
 # Debian's Chromium drives the browser tests; Playwright's own download is blocked here.
 chromium:
