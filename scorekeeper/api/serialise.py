@@ -88,7 +88,7 @@ def game_dict(game: Game) -> dict[str, Any]:
     """The whole game: players, options, rounds, standings and what comes next."""
     setup = game_service.setup_of(game)
     results = game_service.results_of(game)
-    state = game_service.state_of(game)
+    state = game_service.state_of(game, results)
     players = [standing_dict(line) for line in state.standings]
     teams = [standing_dict(line) for line in state.team_standings]
     return {

@@ -5,10 +5,13 @@ Presentation only: every figure here was computed by the core (through the servi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from flask import current_app
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 
@@ -78,11 +81,14 @@ def abbreviate(names: Sequence[str], width: int = 4) -> list[str]:
     return short
 
 
-def sheet_of(game: Game, state: core.GameState) -> Sheet:
-    """The sheet of a game in its current state."""
+def sheet_of(
+    game: Game, state: core.GameState, results: list[core.RoundResult] | None = None
+) -> Sheet:
+    """The sheet of a game in its current state (`results`: the game's results_of, if read)."""
     setup = game_service.setup_of(game)
     players = list(setup.players)
-    results = game_service.results_of(game)
+    if results is None:
+        results = game_service.results_of(game)
     rows = []
     late = [[hand.late for hand in row.hands] for row in game.round_rows]
     for number, (result, late_flags) in enumerate(zip(results, late, strict=True), 1):
@@ -132,6 +138,40 @@ def sheet_of(game: Game, state: core.GameState) -> Sheet:
         if any(any(flags) for flags in late)
         else [],
     )
+
+
+class HtmlCache:
+    """A small LRU of rendered HTML: parts of a page that are the same for every viewer of one
+    version of a game. Kept per app (a test's fresh database never sees another's pages)."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._items: OrderedDict[Hashable, Markup] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, render: Callable[[], str]) -> Markup:
+        """The HTML kept under `key`, rendered (and kept) the first time."""
+        with self._lock:
+            html = self._items.get(key)
+            if html is not None:
+                self._items.move_to_end(key)
+                return html
+        html = Markup(render())
+        with self._lock:
+            self._items[key] = html
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return html
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+def html_cache() -> HtmlCache:
+    """The app's cache of rendered game-page parts."""
+    return current_app.extensions.setdefault("scorekeeper_html_cache", HtmlCache())
 
 
 def tile_choices(set_size: int, engine: int | None) -> list[str]:

@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
@@ -28,7 +29,9 @@ from scorekeeper.games import bp
 from scorekeeper.games.access import game_for_device, game_for_share
 from scorekeeper.games.forms import SetupForm, entry_from_form, fill_form, round_form_class
 from scorekeeper.games.presenters import (
+    Sheet,
     apply_problems,
+    html_cache,
     sheet_of,
     tile_choices,
     tile_grid,
@@ -145,17 +148,20 @@ def _render_game(
     warnings: list[str] | None = None,
     status: int = 200,
 ) -> ResponseReturnValue:
-    state = game_service.state_of(game)
+    results = game_service.results_of(game)
+    state = game_service.state_of(game, results)
     if form is None and access == "edit" and not state.finished:
         form = _round_form(game, engine=state.next_engine)
         form.number.data = str(state.next_round)
+    sheet = sheet_of(game, state, results)
     page = render_template(
         "games/detail.html",
+        results_html=_results_html(game, state, sheet, editable=access == "edit"),
         tile_values=tile_values(game, state.next_engine),
         tile_grid=tile_grid,
         game=game,
         state=state,
-        sheet=sheet_of(game, state),
+        sheet=sheet,
         access=access,
         form=form,
         general=general or [],
@@ -164,6 +170,28 @@ def _render_game(
         device=current_device(),
     )
     return page, status
+
+
+def _results_html(game: Game, state: core.GameState, sheet: Sheet, *, editable: bool):
+    """The sheet, standings and charts: rendered once for each version of the game (and
+    language, edit rights, late-arrival legend), then reused for every request."""
+    key = (
+        game.id,
+        game.view_token,  # a recreated database reuses ids and versions, never tokens
+        game.version,
+        game.club_id,
+        game.finished_at is not None,
+        tuple(sheet.late_rules),
+        str(get_locale()),
+        editable,
+        request.script_root,
+    )
+    return html_cache().get(
+        key,
+        lambda: render_template(
+            "games/_results.html", game=game, state=state, sheet=sheet, editable=editable
+        ),
+    )
 
 
 @bp.get("/games/<int:game_id>")
@@ -347,13 +375,14 @@ def claim(token: str) -> ResponseReturnValue:
 
 def _share_page(token: str, template: str) -> Response:
     game = game_for_share(token)
-    state = game_service.state_of(game)
+    results = game_service.results_of(game)
+    state = game_service.state_of(game, results)
     response = make_response(
         render_template(
             template,
             game=game,
             state=state,
-            sheet=sheet_of(game, state),
+            sheet=sheet_of(game, state, results),
             access="view",
             token=token,
         )
@@ -390,8 +419,9 @@ def share_print(token: str) -> ResponseReturnValue:
 
 def _print(game: Game, token: str | None = None) -> ResponseReturnValue:
     blank = request.args.get("blank") == "1"
-    state = game_service.state_of(game)
-    sheet = sheet_of(game, state)
+    results = game_service.results_of(game)
+    state = game_service.state_of(game, results)
+    sheet = sheet_of(game, state, results)
     if blank:
         # A paper sheet: players and every engine filled in, no scores.
         sheet.rows, sheet.leaders, sheet.future_engines = [], set(), list(state.engines)

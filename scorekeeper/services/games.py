@@ -144,9 +144,14 @@ def results_of(game: Game) -> list[core.RoundResult]:
     return [result_of(game, row) for row in game.round_rows]
 
 
-def state_of(game: Game) -> core.GameState:
-    """Where the game stands: next round, engine, opener, standings, finished."""
-    return core.game_state(setup_of(game), results_of(game), ended_early=game.ended_early)
+def state_of(game: Game, results: list[core.RoundResult] | None = None) -> core.GameState:
+    """Where the game stands: next round, engine, opener, standings, finished.
+
+    `results` are the game's `results_of` when the caller already has them (read once a request).
+    """
+    if results is None:
+        results = results_of(game)
+    return core.game_state(setup_of(game), results, ended_early=game.ended_early)
 
 
 def entry_of(game: Game, row: Round) -> core.RoundEntry:
