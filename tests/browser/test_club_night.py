@@ -4,24 +4,21 @@ one starts the night, each records a round at their table, and the night page sh
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import flask_migrate
 import pytest
 from clubs.helpers import PASSWORD, add_member, add_roster, make_club, make_user
+from helpers import NO_SIDE_SCROLL, SCREENSHOTS, record, sign_in
 from playwright.sync_api import Browser, Page, expect
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TABLES = [["Ana", "Ben", "Cy"], ["Di", "Eve", "Finn"], ["Gus", "Hana", "Ivy"]]
 SCORERS = ["sam@example.com", "sue@example.com", "sid@example.com"]
-NO_SIDE_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
 
 
 @pytest.fixture(scope="module")
@@ -51,22 +48,9 @@ def club_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
             db.engine.dispose()
 
 
-def sign_in(page: Page, base: str, email: str) -> None:
-    page.goto(base + "/sign-in")
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-
-
 def record_round(page: Page, out: str, hands: dict[str, int]) -> None:
-    """Score a round by numbers on the game page, as a scorer does."""
-    page.locator("fieldset.hand").filter(
-        has=page.locator("legend", has_text=re.compile(rf"^{out}\b"))
-    ).get_by_text("Went out").click()
-    for name, value in hands.items():
-        page.get_by_label(f"Pips left in {name}'s hand").fill(str(value))
-    page.get_by_role("button", name="Save round").click()
+    """Score round 1 by numbers on the game page, as a scorer does."""
+    record(page, out, hands)
     expect(page.locator(".flash-success")).to_contain_text("Round 1 saved.")
 
 
@@ -78,7 +62,7 @@ def test_a_club_night_at_three_tables_from_three_phones(
     try:
         pages = [phone.new_page() for phone in phones]
         for page, email in zip(pages, SCORERS, strict=True):
-            sign_in(page, base, email)
+            sign_in(page, base, email, PASSWORD)
 
         # Phone 1 starts the night: nine players at three tables, chosen by hand.
         first = pages[0]

@@ -10,53 +10,30 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
+from helpers import (
+    IMAGES_IN_VIEW_LOADED,
+    NO_SIDE_SCROLL,
+    SCREENSHOTS,
+    hand,
+    key_in,
+    pips,
+    record,
+    save,
+    set_up,
+    shot,
+    totals,
+    type_into,
+    went_out,
+)
 from playwright.sync_api import Browser, Locator, Page, expect
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 FOUR = ["Ana", "Ben", "Cy", "Di"]
 SIX = ["Ana", "Ben", "Cy", "Di", "Eve", "Finn"]
 EIGHT = ["Ana", "Ben", "Cy", "Di", "Eve", "Finn", "Gus", "Hana"]
-NO_SIDE_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
-IMAGES_IN_VIEW_LOADED = """() => Array.from(document.images)
-    .filter(img => {
-        const box = img.getBoundingClientRect();
-        return box.bottom > 0 && box.top < innerHeight;
-    })
-    .every(img => img.complete && img.naturalWidth > 0)"""
 TAKEN = re.compile(r"\btaken\b")
 
 
 # Helpers: what a player does ------------------------------------------------------------------
-
-
-def shot(page: Page, name: str) -> None:
-    """Save what the phone shows, once the pictures in view (charts, QR code) have loaded."""
-    page.wait_for_function(IMAGES_IN_VIEW_LOADED)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / name))
-
-
-def type_into(field: Locator, text: str) -> None:
-    """Type into a field (it takes the focus, as a tap does; what was there is replaced)."""
-    field.fill(text)
-
-
-def key_in(field: Locator, text: str) -> None:
-    """Tap a field, clear it and type key by key (slower: for the tests about typing)."""
-    field.click()
-    field.fill("")
-    field.press_sequentially(text)
-
-
-def set_up(page: Page, names: list[str], *, rounds: int | None = None, typing=type_into) -> None:
-    """On the setup page: type the names (adding rows as needed) and maybe the number of rounds."""
-    for _ in range(len(names) - 4):
-        page.get_by_role("button", name="Add a player").click()
-    for seat, name in enumerate(names):
-        typing(page.get_by_label(f"Player {seat + 1}", exact=True), name)
-    if rounds is not None:
-        page.get_by_text("Rules and options").click()
-        type_into(page.get_by_label("Rounds", exact=True), str(rounds))
 
 
 def start_game(page: Page, base: str, names: list[str], *, rounds: int | None = None) -> int:
@@ -85,40 +62,9 @@ def game_id_of(page: Page) -> int:
     return int(re.search(r"/games/(\d+)", page.url).group(1))
 
 
-def hand(page: Page, name: str) -> Locator:
-    """One player's block of the round sheet."""
-    return page.locator("fieldset.hand").filter(
-        has=page.locator("legend", has_text=re.compile(rf"^{name}\b"))
-    )
-
-
-def pips(page: Page, name: str) -> Locator:
-    return page.get_by_label(f"Pips left in {name}'s hand")
-
-
 def tile(hand_block: Locator, text: str) -> Locator:
     """A tile in one hand's picker, by its halves, high first: '6-4'."""
     return hand_block.locator(f'label.tile:has(input[value="{text}"])')
-
-
-def went_out(page: Page, name: str) -> None:
-    hand(page, name).get_by_text("Went out").click()
-
-
-def save(page: Page) -> None:
-    page.get_by_role("button", name="Save round").click()
-
-
-def record(page: Page, out: str, hands: dict[str, int | str], *, typing=type_into) -> None:
-    """Score a round by numbers, the way a scorer does it on the game page."""
-    went_out(page, out)
-    for name, value in hands.items():
-        typing(pips(page, name), str(value))
-    save(page)
-
-
-def totals(page: Page) -> list[str]:
-    return [t.strip() for t in page.locator("#sheet tr.totals td").all_inner_texts()]
 
 
 def random_rounds(seats: int, count: int, seed: int) -> list[list[int | None]]:
