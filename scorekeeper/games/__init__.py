@@ -1,5 +1,7 @@
 """Game night: set up a game, record rounds, share it, chart it, print it."""
 
+from functools import lru_cache
+
 from flask import Blueprint
 
 bp = Blueprint("games", __name__)
@@ -70,7 +72,18 @@ def device_label(device):
 
 @bp.app_template_global()
 def format_datetime(value, style: str = "short") -> str:
-    """A date and time in the reader's language (Flask-Babel)."""
+    """A date and time in the reader's language and time zone (Flask-Babel); the same few
+    history times are shown on every request, so each is formatted once."""
+    from flask_babel import format_datetime as babel_format
+    from flask_babel import get_locale, get_timezone
+
+    if value is None:  # "now": never kept
+        return babel_format(value, style)
+    return _format_datetime(value, style, str(get_locale()), str(get_timezone()))
+
+
+@lru_cache(maxsize=1024)
+def _format_datetime(value, style: str, locale: str, timezone: str) -> str:
     from flask_babel import format_datetime as babel_format
 
     return babel_format(value, style)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from flask import current_app
+from flask_babel import gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 
@@ -209,6 +210,124 @@ def tile_grid(name: str, values: dict[str, int], checked: Sequence[str] | None) 
             f'<span class="tile-face"><span>{high}</span><span>{low}</span></span></label></li>'
         )
     return Markup('<ul class="tile-grid">' + "".join(items) + "</ul>")
+
+
+def hand_fields(
+    form: FlaskForm,
+    players: Sequence[str],
+    opener: str | None,
+    values: dict[str, int],
+    open_train_points: int,
+) -> Markup:
+    """The round sheet's block for each hand: exactly the HTML the WTForms widgets write (names,
+    ids, values, checked, errors), built directly like `tile_grid` (eight players of widgets
+    cost more than the rest of the page). The form object still reads the POST."""
+    opens = Markup(gettext("opens"))
+    pips_word = Markup(gettext("pips"))
+    went_out = Markup(gettext("Went out"))
+    pips_label = Markup(gettext("Pips left in %(name)s's hand"))
+    mode_label = Markup(gettext("Enter %(name)s's hand as"))
+    tap_label = Markup(gettext("Tap the tiles in %(name)s's hand"))
+    out = form["out"]
+    out_name = escape(out.name)
+    out_data = out.data
+    blocks = []
+    for seat, name in enumerate(players):
+        pips = form[f"pips_{seat}"]
+        mode = form[f"mode_{seat}"]
+        tiles = form[f"tiles_{seat}"]
+        pips_id = escape(pips.id)
+        named = {"name": name}
+        error_class = " field-error" if pips.errors or tiles.errors else ""
+        tag = f' <span class="tag">{opens}</span>' if opener == name else ""
+        aria = f' aria-describedby="{pips_id}-error" aria-invalid="true"' if pips.errors else ""
+        checked_out = "checked" if out_data == str(seat) else ""
+        parts = [
+            f'<fieldset class="hand{error_class}" data-seat="{seat}">\n'
+            f"    <legend>{escape(name)}{tag}</legend>\n"
+            f'    <div class="hand-main">\n'
+            f'      <label class="visually-hidden" for="{pips_id}">{pips_label % named}</label>\n'
+            f'      <input{aria} autocomplete="off" class="pips" id="{pips_id}" inputmode="numeric"'
+            f' maxlength="20" name="{escape(pips.name)}" pattern="[0-9]*"'
+            f' placeholder="{pips_word}" type="text" value="{escape(pips._value())}">\n'
+            f'      <label class="out-toggle">\n'
+            f'        <input type="radio" name="{out_name}" value="{seat}" {checked_out}>\n'
+            f"        <span>{went_out}</span>\n"
+            f"      </label>\n"
+            f"    </div>\n"
+        ]
+        if pips.errors:
+            parts.append(f'    <p class="error" id="{pips_id}-error">{_joined(pips.errors)}</p>\n')
+        mode_id, mode_name = escape(mode.id), escape(mode.name)
+        choices = "".join(
+            f'<label class="mode-choice"><input{" checked" if choice.value == mode.data else ""}'
+            f' id="{mode_id}-{index}" name="{mode_name}" type="radio"'
+            f' value="{escape(choice.value)}"> {escape(choice.label)}</label>'
+            for index, choice in enumerate(mode.choices)
+        )
+        is_open = " open" if mode.data == "tiles" or tiles.errors else ""
+        parts.append(
+            f'    <div class="mode" role="radiogroup" aria-label="{mode_label % named}">\n'
+            f"      {choices}\n"
+            f"    </div>\n"
+            f'    <details class="tile-picker"{is_open}>\n'
+            f"      <summary>{tap_label % named}"
+            f' <output class="hand-value" aria-live="polite"></output></summary>\n'
+            f"      {tile_grid(tiles.name, values, tiles.data)}\n"
+            f"    </details>\n"
+        )
+        if tiles.errors:
+            parts.append(
+                f'    <p class="error" id="{escape(tiles.id)}-error">{_joined(tiles.errors)}</p>\n'
+            )
+        open_train = form[f"open_train_{seat}"] if f"open_train_{seat}" in form else None
+        strategic = form[f"strategic_{seat}"] if f"strategic_{seat}" in form else None
+        adjust = form[f"adjust_{seat}"] if f"adjust_{seat}" in form else None
+        if open_train is not None or strategic is not None or adjust is not None:
+            parts.append('    <div class="penalties">\n')
+            if open_train is not None:
+                text = Markup(gettext("Train still open (+%(n)s)")) % {"n": open_train_points}
+                parts.append(f"      {_checkbox(open_train, text)}\n")
+            if strategic is not None:
+                parts.append(f"      {_checkbox(strategic, escape(strategic.label.text))}\n")
+            if adjust is not None:
+                reason = form[f"reason_{seat}"]
+                adjust_id, reason_id = escape(adjust.id), escape(reason.id)
+                invalid = ' aria-invalid="true"' if adjust.errors else ""
+                parts.append(
+                    f'        <div class="adjust">\n'
+                    f'          <label for="{adjust_id}">{escape(adjust.label.text)}</label>\n'
+                    f'          <input{invalid} autocomplete="off" class="adjust-points"'
+                    f' id="{adjust_id}" inputmode="text" maxlength="20"'
+                    f' name="{escape(adjust.name)}" type="text"'
+                    f' value="{escape(adjust._value())}">\n'
+                    f'          <label for="{reason_id}">{escape(reason.label.text)}</label>\n'
+                    f'          <input autocomplete="off" id="{reason_id}" maxlength="200"'
+                    f' name="{escape(reason.name)}" type="text"'
+                    f' value="{escape(reason._value())}">\n'
+                    f"        </div>\n"
+                )
+                if adjust.errors:
+                    parts.append(
+                        f'        <p class="error" id="{adjust_id}-error">'
+                        f"{_joined(adjust.errors)}</p>\n"
+                    )
+            parts.append("    </div>\n")
+        parts.append("  </fieldset>\n")
+        blocks.append("".join(parts))
+    return Markup("  ".join(blocks))
+
+
+def _checkbox(field, text: Markup) -> str:
+    checked = " checked" if field.data else ""
+    return (
+        f'<label class="check"><input{checked} id="{escape(field.id)}" name="{escape(field.name)}"'
+        f' type="checkbox" value="{escape(field._value())}"> {text}</label>'
+    )
+
+
+def _joined(errors: Sequence[str]) -> Markup:
+    return Markup(" ").join(errors)
 
 
 def apply_problems(

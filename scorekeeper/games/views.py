@@ -31,6 +31,7 @@ from scorekeeper.games.forms import SetupForm, entry_from_form, fill_form, round
 from scorekeeper.games.presenters import (
     Sheet,
     apply_problems,
+    hand_fields,
     html_cache,
     sheet_of,
     tile_choices,
@@ -159,6 +160,7 @@ def _render_game(
         results_html=_results_html(game, state, sheet, editable=access == "edit"),
         tile_values=tile_values(game, state.next_engine),
         tile_grid=tile_grid,
+        hand_fields=hand_fields,
         game=game,
         state=state,
         sheet=sheet,
@@ -310,6 +312,7 @@ def _render_edit(
             "games/edit_round.html",
             tile_values=tile_values(game, row.engine),
             tile_grid=tile_grid,
+            hand_fields=hand_fields,
             game=game,
             state=state,
             row=row,
