@@ -198,10 +198,21 @@ def _tile_values(set_size: int, engine: int | None, blank_scoring: str) -> dict[
 
 def tile_grid(name: str, values: dict[str, int], checked: Sequence[str] | None) -> Markup:
     """The tile checkboxes of one hand (hundreds of them: built directly, not widget by widget)."""
-    chosen = set(checked or ())
+    if not checked:  # an empty hand's grid is the same on every request: built once
+        return _empty_tile_grid(name, tuple(values.items()))
+    return _tile_grid(name, values.items(), checked)
+
+
+@lru_cache(maxsize=512)
+def _empty_tile_grid(name: str, values: tuple[tuple[str, int], ...]) -> Markup:
+    return _tile_grid(name, values, ())
+
+
+def _tile_grid(name: str, values, checked: Sequence[str]) -> Markup:
+    chosen = set(checked)
     field = escape(name)
     items = []
-    for index, (text, value) in enumerate(values.items()):
+    for index, (text, value) in enumerate(values):
         high, low = text.split("-")
         mark = " checked" if text in chosen else ""
         items.append(
