@@ -376,8 +376,12 @@ def claim(token: str) -> ResponseReturnValue:
     return redirect(url_for("games.detail", game_id=game.id))
 
 
-def _share_page(token: str, template: str) -> Response:
+def _share_page(token: str, template: str, *, remember: bool = False) -> Response:
     game = game_for_share(token)
+    if remember and game.club_id is None:
+        device = current_device()
+        if game_service.device_access(device, game) is None:
+            game_service.remember(device, game, can_edit=False)
     results = game_service.results_of(game)
     state = game_service.state_of(game, results)
     response = make_response(
@@ -397,8 +401,9 @@ def _share_page(token: str, template: str) -> Response:
 
 @bp.get("/s/<token>")
 def share(token: str) -> ResponseReturnValue:
-    """The read-only page anyone at the table can open; it refreshes itself."""
-    return _share_page(token, "games/share.html")
+    """The read-only page anyone at the table can open; it refreshes itself. A quick game
+    opened here goes on this phone's home list (to watch; edit rights are not given)."""
+    return _share_page(token, "games/share.html", remember=True)
 
 
 @bp.get("/s/<token>/live")

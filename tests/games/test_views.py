@@ -461,3 +461,16 @@ def test_the_game_page_shows_the_latest_changes_and_links_the_whole_history(app,
     assert full.count('<time datetime="') == 17
     assert "Game created: Ana, Ben, Cy, Di" in full
     assert app.test_client().get(f"/games/{game_id}/history").status_code == 404
+
+
+def test_a_phone_that_opened_the_share_link_finds_the_game_on_its_home_page(app, client):
+    game_id = start_game(client, ["Ana", "Ben"])
+    with app.app_context():
+        token = db.session.get(Game, game_id).view_token
+    watcher = app.test_client()
+    watcher.get(f"/s/{token}")
+    home = watcher.get("/").get_data(as_text=True)
+    assert f"/games/{game_id}" in home and "watching" in home
+    assert watcher.get(f"/games/{game_id}").status_code == 200  # to watch
+    data = round_data(1, {1: 5}, out=0)
+    assert watcher.post(f"/games/{game_id}/rounds", data=data).status_code == 403
