@@ -235,3 +235,17 @@ def test_player_page_queries_do_not_grow_with_games(app, client):
     with_twenty = [queries(app, client, url) for url in pages]
     assert with_two == with_twenty
     assert with_two[0] <= 12
+
+
+def test_one_game_is_shown_as_the_best_not_also_as_the_worst(app, client, league):
+    (newcomer,) = add_roster(app, league.club, "Newcomer")
+    seats = {"Newcomer": newcomer, "Ana": league.ana}
+    play(
+        app,
+        league.club,
+        seats,
+        [entry({"Newcomer": 0, "Ana": 9}, "Newcomer"), entry({"Newcomer": 6, "Ana": 0}, "Ana")],
+    )
+    html = as_(client, app, league.world, "viewer").get(player_url(league, newcomer)).text
+    assert "Best game: 6 points" in html
+    assert "Worst game" not in html
