@@ -174,7 +174,9 @@ def chart_text(season: Season) -> season_service.ChartText:
         "average": _("Average per round (lower is better)"),
     }.get(season.method, _("Points"))
     return season_service.ChartText(
-        title=_("Standings after each club night"), xlabel=_("Club night"), ylabel=ylabel
+        title=_("Standings after each club night or day of play"),
+        xlabel=_("Club night (or day of play)"),
+        ylabel=ylabel,
     )
 
 

@@ -294,7 +294,7 @@ def test_the_chart_is_an_svg_drawn_once_per_season_data_version(app, client, wor
     renders = season_service.RENDERS
     first = client.get(url)
     assert first.status_code == 200 and first.mimetype == "image/svg+xml"
-    assert b"<title>Standings after each club night</title>" in first.data
+    assert b"<title>Standings after each club night or day of play</title>" in first.data
     assert b"Ben (6)" in first.data  # the legend: leader first, with the final figure
     again = client.get(url)
     assert again.data == first.data and season_service.RENDERS == renders + 1
