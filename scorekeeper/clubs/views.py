@@ -26,7 +26,6 @@ from scorekeeper.clubs.forms import (
     TransferForm,
 )
 from scorekeeper.devices import current_device
-from scorekeeper.games.views import SETUP_FIELDS
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Club, utcnow
 from scorekeeper.services import clubs as club_service
@@ -510,18 +509,6 @@ def _render_setup(club, role, form, general=None, status=200) -> ResponseReturnV
     ), status
 
 
-def _setup_field(form: ClubSetupForm, field: str | None):
-    """The form field a core setup problem is about (the core numbers the non-empty names)."""
-    if field is None:
-        return None
-    if field.startswith("players-"):
-        rows = [entry for entry in form.players if (entry.data or "").strip()]
-        index = int(field.split("-", 1)[1])
-        return rows[index] if index < len(rows) else None
-    name = SETUP_FIELDS.get(field)
-    return form[name] if name else None
-
-
 @bp.route("/clubs/<int:club_id>/games/new", methods=["GET", "POST"])
 def new_game(club_id: int) -> ResponseReturnValue:
     """Set up a club game: the club's rules prefilled, roster players offered, guests welcome."""
@@ -535,24 +522,14 @@ def new_game(club_id: int) -> ResponseReturnValue:
         expired = "csrf_token" in form.errors
         general = [_("The form expired: please press Start again.")] if expired else []
         return _render_setup(club, role, form, general, 400 if form.is_submitted() else 200)
-    typed = form.typed_number_errors()
-    if typed:
-        for name, message in typed.items():
-            form[name].errors = [message]
+    if form.show_typed_number_errors():
         return _render_setup(club, role, form, status=422)
     try:
         game = club_service.create_club_game(
             club, form.player_names(), form.rules(), form.teams(), device=current_device()
         )
     except core.RuleError as error:
-        general = []
-        for problem in error.problems:
-            target = _setup_field(form, problem.field)
-            if target is None:
-                general.append(problem_text(problem))
-            else:
-                target.errors = [*target.errors, problem_text(problem)]
-        return _render_setup(club, role, form, general, 422)
+        return _render_setup(club, role, form, form.show_problems(error.problems), 422)
     flash(_("Game on! Round 1 is ready."), "success")
     return redirect(url_for("games.detail", game_id=game.id))
 

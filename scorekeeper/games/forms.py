@@ -24,8 +24,19 @@ from wtforms.validators import Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper import core
+from scorekeeper.i18n import problem_text
 
 MIN_ROWS = 4
+# The core's name for a setup option -> the setup form's field for it.
+SETUP_FIELDS = {
+    "set": "set_size",
+    "start_double": "start_double",
+    "rounds": "rounds",
+    "hand_size": "hand_size",
+    "target": "target",
+    "teams": "partners",
+    "open_train_points": "open_train_points",
+}
 BLOCKED = "blocked"
 
 
@@ -143,6 +154,35 @@ class SetupForm(FlaskForm):
             if (field.data or "").strip() and core.parse_points(field.data) is None:
                 bad[field.name] = str(_l("Enter a whole number, or leave it empty."))
         return bad
+
+    def show_typed_number_errors(self) -> bool:
+        """Put the not-a-number errors next to their fields; True if there were any."""
+        bad = self.typed_number_errors()
+        for name, message in bad.items():
+            self[name].errors = [message]
+        return bool(bad)
+
+    def show_problems(self, problems: Sequence[core.Problem]) -> list[str]:
+        """Put each setup problem the core found next to its field; return the others."""
+        general: list[str] = []
+        for problem in problems:
+            field = self._field_for(problem.field)
+            if field is None:
+                general.append(problem_text(problem))
+            else:
+                field.errors = [*field.errors, problem_text(problem)]
+        return general
+
+    def _field_for(self, name: str | None):
+        if name is None:
+            return None
+        if name.startswith("players-"):
+            # The core numbers the names it was given; empty rows were left out before it saw them.
+            rows = [entry for entry in self.players if (entry.data or "").strip()]
+            index = int(name.split("-", 1)[1])
+            return rows[index] if index < len(rows) else None
+        field = SETUP_FIELDS.get(name)
+        return self[field] if field else None
 
 
 class MultiCheckboxField(SelectMultipleField):

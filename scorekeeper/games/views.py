@@ -45,17 +45,6 @@ from scorekeeper.services import games as game_service
 # The game page shows the latest changes; the history page shows them all.
 HISTORY_LINES = 10
 
-SETUP_FIELDS = {
-    "set": "set_size",
-    "start_double": "start_double",
-    "rounds": "rounds",
-    "hand_size": "hand_size",
-    "target": "target",
-    "teams": "partners",
-    "open_train_points": "open_train_points",
-}
-
-
 # Setting up ------------------------------------------------------------------------------------
 
 
@@ -70,24 +59,14 @@ def new() -> ResponseReturnValue:
         expired = "csrf_token" in form.errors
         general = [_("The form expired: please press Start again.")] if expired else []
         return _render_setup(form, general, 400 if form.is_submitted() else 200)
-    typed = form.typed_number_errors()
-    if typed:
-        for name, message in typed.items():
-            form[name].errors = [message]
+    if form.show_typed_number_errors():
         return _render_setup(form, status=422)
     try:
         game = game_service.create_game(
             form.player_names(), form.rules(), form.teams(), device=current_device()
         )
     except core.RuleError as error:
-        general = []
-        for problem in error.problems:
-            target = _setup_field(form, problem.field)
-            if target is None:
-                general.append(problem_text(problem))
-            else:
-                target.errors = [*target.errors, problem_text(problem)]
-        return _render_setup(form, general, 422)
+        return _render_setup(form, form.show_problems(error.problems), 422)
     flash(_("Game on! Round 1 is ready."), "success")
     return redirect(url_for("games.detail", game_id=game.id))
 
@@ -104,18 +83,6 @@ def _render_setup(
         ),
         status,
     )
-
-
-def _setup_field(form: SetupForm, field: str | None):
-    if field is None:
-        return None
-    if field.startswith("players-"):
-        index = int(field.split("-", 1)[1])
-        # The core numbers the names it was given; empty rows were left out before it saw them.
-        rows = [entry for entry in form.players if (entry.data or "").strip()]
-        return rows[index] if index < len(rows) else None
-    name = SETUP_FIELDS.get(field)
-    return form[name] if name else None
 
 
 # The game page ---------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from flask_babel import get_locale
 
 from scorekeeper import charts, core
 from scorekeeper.models import Game
-from scorekeeper.services.games import results_of, setup_of, state_of
+from scorekeeper.services.games import load_game, results_of, setup_of, state_of
 
 KINDS = ("race", "rounds")
 LRU_SIZE = 64
@@ -82,6 +82,9 @@ def file_name(game: Game, kind: str, text: ChartText) -> str:
 def render(game: Game, kind: str, text: ChartText) -> bytes:
     """Draw one chart of the game from the core's round scores (no cache)."""
     global RENDERS
+    # The route loaded only the game's row (enough for a cached chart): read every round with
+    # its hands now, in a fixed number of queries rather than one per round.
+    game = load_game(game.id) or game
     setup = setup_of(game)
     results = results_of(game)
     scores = core.round_scores(setup, results)
@@ -90,7 +93,7 @@ def render(game: Game, kind: str, text: ChartText) -> bytes:
         xlabel = text.hand
     else:
         labels = ["" if r.engine is None else str(r.engine) for r in results]
-        state = state_of(game)
+        state = state_of(game, results)
         if not state.finished:  # the rounds still to play, so the chart shows how far along
             labels += [str(engine) for engine in state.engines[len(results) :]]
         xlabel = text.engine
