@@ -39,6 +39,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Change, DeviceGame, Game, Hand, Penalty, Player, Round, new_token
 from scorekeeper.services import charts as chart_service
 from scorekeeper.services import games as game_service
+from scorekeeper.services import snapshots
 
 BENCH_DIR = Path(__file__).resolve().parent
 # The phone that created the games the benchmark opens (a valid sk_device cookie value).
@@ -529,6 +530,8 @@ def _clear_charts(app: Flask) -> Callable[[int], None]:
     def clear(_index: int) -> None:
         chart_service.clear_memory()
         shutil.rmtree(folder, ignore_errors=True)
+        with app.app_context():  # a new version's chart also reads the game's rounds
+            snapshots.forget_all()
 
     return clear
 

@@ -7,6 +7,7 @@ from typing import Any
 from scorekeeper import core
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
+from scorekeeper.services.snapshots import snapshot_of
 
 
 def penalty_dict(penalty: core.Penalty) -> dict[str, Any]:
@@ -86,9 +87,8 @@ def options_dict(rules: core.GameRules) -> dict[str, Any]:
 
 def game_dict(game: Game) -> dict[str, Any]:
     """The whole game: players, options, rounds, standings and what comes next."""
-    setup = game_service.setup_of(game)
-    results = game_service.results_of(game)
-    state = game_service.state_of(game, results)
+    snapshot = snapshot_of(game)
+    setup, results, state = snapshot.setup, snapshot.results, snapshot.state
     players = [standing_dict(line) for line in state.standings]
     teams = [standing_dict(line) for line in state.team_standings]
     return {
@@ -99,8 +99,8 @@ def game_dict(game: Game) -> dict[str, Any]:
         "options": options_dict(setup.rules),
         "engines": list(state.engines),
         "rounds": [
-            round_line(row.number, result)
-            for row, result in zip(game.round_rows, results, strict=True)
+            round_line(number, result)
+            for number, result in zip(snapshot.numbers, results, strict=True)
         ],
         # Partners are ranked as teams (RULES.md 6); player_standings keeps the individuals.
         "standings": teams if setup.teams and not setup.is_draw else players,

@@ -123,13 +123,14 @@ def _club_access(game: Game, account: User | None, *, edit: bool) -> None:
         raise ApiError(403, {"error": _("Recording scores needs a scorer or owner of the club.")})
 
 
-def _game_for(game_id: int, *, edit: bool) -> Game:
+def _game_for(game_id: int, *, edit: bool, full: bool = True) -> Game:
     """The game, if the bearer token may read it (view or edit token) or score it (edit).
 
-    A club game: a personal token whose account's club role allows it. A quick game: its tokens."""
+    A club game: a personal token whose account's club role allows it. A quick game: its tokens.
+    `full=False` reads only the game's row (its snapshot has the rounds)."""
     raw = _bearer_token()
     account = _account(raw)
-    game = game_service.load_game(game_id)
+    game = game_service.load_game(game_id) if full else game_service.game_row(game_id)
     if game is None:
         raise ApiError(404, {"error": _("There is no game %(id)s.", id=game_id)})
     if game.club_id is not None:
@@ -237,7 +238,7 @@ def create_game() -> Response:
 @bp.get(f"/games/{GAME}")
 def game(game_id: int) -> Response:
     """The game's players, options, rounds and standings (view or edit token; club: viewer)."""
-    found = _game_for(game_id, edit=False)
+    found = _game_for(game_id, edit=False, full=False)
     if request.if_none_match.contains_weak(found.etag):
         response = Response(status=304)
         response.set_etag(found.etag)

@@ -5,8 +5,6 @@ Presentation only: every figure here was computed by the core (through the servi
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -18,8 +16,9 @@ from markupsafe import Markup, escape
 
 from scorekeeper import core
 from scorekeeper.i18n import problem_text
+from scorekeeper.lru import Lru
 from scorekeeper.models import Game
-from scorekeeper.services import games as game_service
+from scorekeeper.services.snapshots import Snapshot
 
 
 @dataclass
@@ -82,17 +81,12 @@ def abbreviate(names: Sequence[str], width: int = 4) -> list[str]:
     return short
 
 
-def sheet_of(
-    game: Game, state: core.GameState, results: list[core.RoundResult] | None = None
-) -> Sheet:
-    """The sheet of a game in its current state (`results`: the game's results_of, if read)."""
-    setup = game_service.setup_of(game)
+def sheet_of(snapshot: Snapshot) -> Sheet:
+    """The sheet of one version of a game (its snapshot)."""
+    setup, state, results = snapshot.setup, snapshot.state, snapshot.results
     players = list(setup.players)
-    if results is None:
-        results = game_service.results_of(game)
     rows = []
-    late = [[hand.late for hand in row.hands] for row in game.round_rows]
-    for number, (result, late_flags) in enumerate(zip(results, late, strict=True), 1):
+    for number, result, late_flags in zip(snapshot.numbers, results, snapshot.late, strict=True):
         cells = [
             Cell(
                 hand.score,
@@ -121,7 +115,7 @@ def sheet_of(
     places = [by_name[name].place for name in players]
     zeros = [by_name[name].zero_rounds for name in players]
     leaders = {seat for seat, place in enumerate(places) if place == 1} if results else set()
-    scores = core.round_scores(setup, results)
+    scores = core.round_scores(setup, list(results))
     return Sheet(
         players=players,
         short=abbreviate(players),
@@ -135,39 +129,27 @@ def sheet_of(
         future_engines=list(state.engines[len(results) :]),
         higher_wins=setup.is_draw,
         running={name: core.running_totals(values) for name, values in scores.items()},
-        late_rules=[rule.value for rule in game_service.late_rules_used(game)]
-        if any(any(flags) for flags in late)
-        else [],
+        late_rules=[rule.value for rule in snapshot.late_rules] if snapshot.any_late else [],
     )
 
 
 class HtmlCache:
-    """A small LRU of rendered HTML: parts of a page that are the same for every viewer of one
-    version of a game. Kept per app (a test's fresh database never sees another's pages)."""
+    """Rendered HTML: parts of a page that are the same for every viewer of one version of a
+    game. Kept per app (a test's fresh database never sees another's pages)."""
 
     def __init__(self, size: int = 256):
-        self.size = size
-        self._items: OrderedDict[Hashable, Markup] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lru: Lru[Markup] = Lru(size)
 
     def get(self, key: Hashable, render: Callable[[], str]) -> Markup:
         """The HTML kept under `key`, rendered (and kept) the first time."""
-        with self._lock:
-            html = self._items.get(key)
-            if html is not None:
-                self._items.move_to_end(key)
-                return html
-        html = Markup(render())
-        with self._lock:
-            self._items[key] = html
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+        html = self._lru.get(key)
+        if html is None:
+            html = Markup(render())
+            self._lru.put(key, html)
         return html
 
     def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
+        self._lru.clear()
 
 
 def html_cache() -> HtmlCache:

@@ -41,6 +41,7 @@ from scorekeeper.games.presenters import (
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
+from scorekeeper.services.snapshots import snapshot_of
 
 # The game page shows the latest changes; the history page shows them all.
 HISTORY_LINES = 10
@@ -93,8 +94,13 @@ def _render_setup(
 _round_form_class = lru_cache(maxsize=256)(round_form_class)
 
 
-def _round_form(game: Game, formdata: MultiDict | None = None, engine: int | None = None):
-    setup = game_service.setup_of(game)
+def _round_form(
+    game: Game,
+    formdata: MultiDict | None = None,
+    engine: int | None = None,
+    setup: core.GameSetup | None = None,
+):
+    setup = setup or game_service.setup_of(game)
     form_class = _round_form_class(
         tuple(setup.players),
         tuple(tile_choices(setup.rules.set_size, engine)),
@@ -116,12 +122,12 @@ def _render_game(
     warnings: list[str] | None = None,
     status: int = 200,
 ) -> ResponseReturnValue:
-    results = game_service.results_of(game)
-    state = game_service.state_of(game, results)
+    snapshot = snapshot_of(game)
+    state = snapshot.state
     if form is None and access == "edit" and not state.finished:
-        form = _round_form(game, engine=state.next_engine)
+        form = _round_form(game, engine=state.next_engine, setup=snapshot.setup)
         form.number.data = str(state.next_round)
-    sheet = sheet_of(game, state, results)
+    sheet = sheet_of(snapshot)
     page = render_template(
         "games/detail.html",
         results_html=_results_html(game, state, sheet, editable=access == "edit"),
@@ -166,7 +172,7 @@ def _results_html(game: Game, state: core.GameState, sheet: Sheet, *, editable: 
 @bp.get("/games/<int:game_id>")
 def detail(game_id: int) -> ResponseReturnValue:
     """The game page: current round, the sheet, standings, charts, and (to scorers) the form."""
-    game, access = game_for_device(game_id)
+    game, access = game_for_device(game_id, full=False)
     return _render_game(game, access)
 
 
@@ -344,19 +350,18 @@ def claim(token: str) -> ResponseReturnValue:
 
 
 def _share_page(token: str, template: str, *, remember: bool = False) -> Response:
-    game = game_for_share(token)
+    game = game_for_share(token, full=False)
     if remember and game.club_id is None:
         device = current_device()
         if game_service.device_access(device, game) is None:
             game_service.remember(device, game, can_edit=False)
-    results = game_service.results_of(game)
-    state = game_service.state_of(game, results)
+    snapshot = snapshot_of(game)
     response = make_response(
         render_template(
             template,
             game=game,
-            state=state,
-            sheet=sheet_of(game, state, results),
+            state=snapshot.state,
+            sheet=sheet_of(snapshot),
             access="view",
             token=token,
         )
@@ -382,21 +387,21 @@ def share_live(token: str) -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>/print")
 def print_view(game_id: int) -> ResponseReturnValue:
     """One page for the fridge door: standings, sheet and chart; ?blank=1 for a paper sheet."""
-    game, _access = game_for_device(game_id)
+    game, _access = game_for_device(game_id, full=False)
     return _print(game)
 
 
 @bp.get("/s/<token>/print")
 def share_print(token: str) -> ResponseReturnValue:
     """The print view, from the share link."""
-    return _print(game_for_share(token), token=token)
+    return _print(game_for_share(token, full=False), token=token)
 
 
 def _print(game: Game, token: str | None = None) -> ResponseReturnValue:
     blank = request.args.get("blank") == "1"
-    results = game_service.results_of(game)
-    state = game_service.state_of(game, results)
-    sheet = sheet_of(game, state, results)
+    snapshot = snapshot_of(game)
+    state = snapshot.state
+    sheet = sheet_of(snapshot)
     if blank:
         # A paper sheet: players and every engine filled in, no scores.
         sheet.rows, sheet.leaders, sheet.future_engines = [], set(), list(state.engines)

@@ -24,7 +24,7 @@ from flask_babel import get_locale
 
 from scorekeeper import charts, core
 from scorekeeper.models import Game
-from scorekeeper.services.games import load_game, results_of, setup_of, state_of
+from scorekeeper.services.snapshots import snapshot_of
 
 KINDS = ("race", "rounds")
 LRU_SIZE = 64
@@ -82,18 +82,17 @@ def file_name(game: Game, kind: str, text: ChartText) -> str:
 def render(game: Game, kind: str, text: ChartText) -> bytes:
     """Draw one chart of the game from the core's round scores (no cache)."""
     global RENDERS
-    # The route loaded only the game's row (enough for a cached chart): read every round with
-    # its hands now, in a fixed number of queries rather than one per round.
-    game = load_game(game.id) or game
-    setup = setup_of(game)
-    results = results_of(game)
+    # The route loaded only the game's row (enough for a cached chart); the snapshot reads every
+    # round with its hands in a fixed number of queries, or comes from the page just shown.
+    snapshot = snapshot_of(game)
+    setup, results = snapshot.setup, list(snapshot.results)
     scores = core.round_scores(setup, results)
     if setup.is_draw:
         labels = [str(number) for number in range(1, len(results) + 1)]
         xlabel = text.hand
     else:
         labels = ["" if r.engine is None else str(r.engine) for r in results]
-        state = state_of(game, results)
+        state = snapshot.state
         if not state.finished:  # the rounds still to play, so the chart shows how far along
             labels += [str(engine) for engine in state.engines[len(results) :]]
         xlabel = text.engine
