@@ -25,6 +25,7 @@ from sqlalchemy import event, select
 
 from scorekeeper import core
 from scorekeeper.extensions import db
+from scorekeeper.games.presenters import html_cache
 from scorekeeper.models import Change, DeviceGame, Game, Hand, Penalty, Player, Round
 from scorekeeper.services import snapshots
 
@@ -115,6 +116,7 @@ def counts(app: Flask, counter: Counter, watched: int, post_to: int, post_round:
             if when == "first":
                 with app.app_context():
                     snapshots.forget_all()
+                    html_cache().clear()
             before = counter.count
             response = send()
             assert response.status_code in (200, 201), (name, response.status_code)

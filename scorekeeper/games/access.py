@@ -34,10 +34,11 @@ def game_for_device(game_id: int, *, edit: bool = False, full: bool = True) -> t
 
     `full=False` loads only the game's row (rounds load on first use): enough for a cached chart.
     """
-    game = game_service.load_game(game_id) if full else game_service.game_row(game_id)
+    game, access = game_service.game_for_device(game_id, current_device(), full=full)
     if game is None:
         abort(404)
-    access = access_to(game)
+    if game.club_id is not None:  # the club's roles decide, not the device
+        access = access_to(game)
     if access is None:
         if game.club_id is not None and not current_user.is_authenticated:
             abort(login_manager.unauthorized())

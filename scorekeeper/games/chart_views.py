@@ -11,6 +11,7 @@ import hashlib
 import io
 
 from flask import Response, abort, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.routing import BuildError
 
@@ -25,6 +26,12 @@ SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
 
 def chart_text() -> chart_service.ChartText:
     """The words on the charts, in the request's language."""
+    return _chart_text(str(get_locale()))
+
+
+@functools.lru_cache(maxsize=16)
+def _chart_text(_locale: str) -> chart_service.ChartText:
+    # Translations do not change while the app runs: once per language.
     return chart_service.ChartText(
         race_title=_("Running totals"),
         rounds_title=_("Points per round"),

@@ -41,7 +41,7 @@ from scorekeeper.games.presenters import (
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
-from scorekeeper.services.snapshots import snapshot_of
+from scorekeeper.services.snapshots import Snapshot, snapshot_of
 
 # The game page shows the latest changes; the history page shows them all.
 HISTORY_LINES = 10
@@ -124,42 +124,86 @@ def _render_game(
 ) -> ResponseReturnValue:
     snapshot = snapshot_of(game)
     state = snapshot.state
-    if form is None and access == "edit" and not state.finished:
-        form = _round_form(game, engine=state.next_engine, setup=snapshot.setup)
-        form.number.data = str(state.next_round)
     sheet = sheet_of(snapshot)
+    editable = access == "edit"
+    round_fields = None
+    if form is None and editable and not state.finished:
+        # The empty round sheet is the same for every scorer of this version: built once.
+        round_fields = html_cache().get(
+            _version_key(game, "round sheet"),
+            lambda: render_template(
+                "games/_round_fields.html",
+                **_round_sheet(game, snapshot, _empty_round_form(game, snapshot)),
+                general=[],
+                warnings=[],
+            ),
+        )
+    device = current_device()
     page = render_template(
         "games/detail.html",
-        results_html=_results_html(game, state, sheet, editable=access == "edit"),
-        tile_values=tile_values(game, state.next_engine),
-        tile_grid=tile_grid,
-        hand_fields=hand_fields,
-        game=game,
+        results_html=_results_html(game, state, sheet, editable=editable),
+        round_fields=round_fields,
+        history_html=_history_html(game, device) if editable else None,
+        **_round_sheet(game, snapshot, form),
         state=state,
         sheet=sheet,
         access=access,
-        form=form,
         general=general or [],
         warnings=warnings or [],
-        history=game_service.history_of(game, limit=HISTORY_LINES) if access == "edit" else [],
-        device=current_device(),
+        device=device,
     )
     return page, status
+
+
+def _empty_round_form(game: Game, snapshot: Snapshot):
+    state = snapshot.state
+    form = _round_form(game, engine=state.next_engine, setup=snapshot.setup)
+    form.number.data = str(state.next_round)
+    return form
+
+
+def _round_sheet(game: Game, snapshot: Snapshot, form) -> dict:
+    """What the round sheet's template needs besides the messages."""
+    return {
+        "form": form,
+        "game": game,
+        "players": list(snapshot.setup.players),
+        "opener": snapshot.state.next_opener,
+        "tile_values": tile_values(game, snapshot.state.next_engine),
+        "tile_grid": tile_grid,
+        "hand_fields": hand_fields,
+    }
+
+
+def _version_key(game: Game, *parts: object) -> tuple:
+    """A cache key for a part of a game's page: that version of that game, in this language."""
+    # A recreated database reuses ids and versions, never share tokens.
+    return (game.id, game.view_token, game.version, str(get_locale()), request.script_root, *parts)
+
+
+def _history_html(game: Game, device: str):
+    """The latest changes (every change bumps the version), as this device sees them."""
+
+    def render() -> str:
+        history = game_service.history_of(game, limit=HISTORY_LINES)
+        return (
+            render_template("games/_history.html", history=history, device=device)
+            if history
+            else ""
+        )
+
+    return html_cache().get(_version_key(game, "history", device), render)
 
 
 def _results_html(game: Game, state: core.GameState, sheet: Sheet, *, editable: bool):
     """The sheet, standings and charts: rendered once for each version of the game (and
     language, edit rights, late-arrival legend), then reused for every request."""
-    key = (
-        game.id,
-        game.view_token,  # a recreated database reuses ids and versions, never tokens
-        game.version,
+    key = _version_key(
+        game,
         game.club_id,
         game.finished_at is not None,
         tuple(sheet.late_rules),
-        str(get_locale()),
         editable,
-        request.script_root,
     )
     return html_cache().get(
         key,

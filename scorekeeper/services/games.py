@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -63,14 +63,39 @@ class SaveOutcome:
 def load_game(game_id: int) -> Game | None:
     """A game with its players, rounds, hands and penalties, in a fixed number of queries."""
     return db.session.execute(
-        select(Game)
-        .where(Game.id == game_id)
-        .options(
-            selectinload(Game.players),
-            selectinload(Game.round_rows).selectinload(Round.hands),
-            selectinload(Game.round_rows).selectinload(Round.penalties),
-        )
+        select(Game).where(Game.id == game_id).options(*_FULL)
     ).scalar_one_or_none()
+
+
+# What load_game reads besides the game's row.
+_FULL = (
+    selectinload(Game.players),
+    selectinload(Game.round_rows).selectinload(Round.hands),
+    selectinload(Game.round_rows).selectinload(Round.penalties),
+)
+
+
+def game_for_device(
+    game_id: int, device: str | None, *, full: bool = True
+) -> tuple[Game | None, str | None]:
+    """The game (`full`: with players, rounds, hands and penalties, as load_game; else its row
+    only) and what this device may do with it (as device_access), read together."""
+    query = (
+        select(Game, DeviceGame.can_edit)
+        .outerjoin(
+            DeviceGame, and_(DeviceGame.game_id == Game.id, DeviceGame.device == (device or ""))
+        )
+        .where(Game.id == game_id)
+    )
+    if full:
+        query = query.options(*_FULL)
+    row = db.session.execute(query).one_or_none()
+    if row is None:
+        return None, None
+    game, can_edit = row
+    if not device or can_edit is None:
+        return game, None
+    return game, "edit" if can_edit else "view"
 
 
 def game_row(game_id: int) -> Game | None:
