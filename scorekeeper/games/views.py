@@ -393,26 +393,42 @@ def claim(token: str) -> ResponseReturnValue:
     return redirect(url_for("games.detail", game_id=game.id))
 
 
-def _share_page(token: str, template: str, *, remember: bool = False) -> Response:
+def _share_page(token: str, template: str | None, *, remember: bool = False) -> Response:
+    """The share page (`template`), or its live part alone (None): 304 while the game is
+    unchanged, and the live part rendered once per version for every phone watching."""
     game = game_for_share(token, full=False)
     if remember and game.club_id is None:
         device = current_device()
         if game_service.device_access(device, game) is None:
             game_service.remember(device, game, can_edit=False)
-    snapshot = snapshot_of(game)
-    response = make_response(
-        render_template(
-            template,
-            game=game,
-            state=snapshot.state,
-            sheet=sheet_of(snapshot),
-            access="view",
-            token=token,
-        )
-    )
-    response.set_etag(f"{game.etag}-{template.rsplit('/', 1)[-1]}")
+    etag = f"{game.etag}-{(template or 'live').rsplit('/', 1)[-1]}"
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:
+        snapshot = snapshot_of(game)
+
+        def live() -> str:
+            return render_template(
+                "games/_live.html",
+                game=game,
+                state=snapshot.state,
+                sheet=sheet_of(snapshot),
+                access="view",
+                token=token,
+            )
+
+        live_html = html_cache().get(_version_key(game, "live"), live)
+        if template is None:
+            response = make_response(live_html)
+        else:
+            players = snapshot.setup.players
+            page = render_template(
+                template, game=game, players=players, live_html=live_html, token=token
+            )
+            response = make_response(page)
+    response.set_etag(etag)
     response.headers["Cache-Control"] = "private, no-cache"
-    return response.make_conditional(request)
+    return response
 
 
 @bp.get("/s/<token>")
@@ -425,7 +441,7 @@ def share(token: str) -> ResponseReturnValue:
 @bp.get("/s/<token>/live")
 def share_live(token: str) -> ResponseReturnValue:
     """The live part of the share page, polled with If-None-Match (304 when nothing changed)."""
-    return _share_page(token, "games/_live.html")
+    return _share_page(token, None)
 
 
 @bp.get("/games/<int:game_id>/print")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import and_, bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -73,6 +73,16 @@ _FULL = (
     selectinload(Game.round_rows).selectinload(Round.hands),
     selectinload(Game.round_rows).selectinload(Round.penalties),
 )
+# game_for_device's query, built once (it runs for every page, chart and image of a game).
+_GAME_FOR_DEVICE = (
+    select(Game, DeviceGame.can_edit)
+    .outerjoin(
+        DeviceGame,
+        and_(DeviceGame.game_id == Game.id, DeviceGame.device == bindparam("device")),
+    )
+    .where(Game.id == bindparam("game_id"))
+)
+_GAME_FOR_DEVICE_FULL = _GAME_FOR_DEVICE.options(*_FULL)
 
 
 def game_for_device(
@@ -80,16 +90,8 @@ def game_for_device(
 ) -> tuple[Game | None, str | None]:
     """The game (`full`: with players, rounds, hands and penalties, as load_game; else its row
     only) and what this device may do with it (as device_access), read together."""
-    query = (
-        select(Game, DeviceGame.can_edit)
-        .outerjoin(
-            DeviceGame, and_(DeviceGame.game_id == Game.id, DeviceGame.device == (device or ""))
-        )
-        .where(Game.id == game_id)
-    )
-    if full:
-        query = query.options(*_FULL)
-    row = db.session.execute(query).one_or_none()
+    query = _GAME_FOR_DEVICE_FULL if full else _GAME_FOR_DEVICE
+    row = db.session.execute(query, {"game_id": game_id, "device": device or ""}).one_or_none()
     if row is None:
         return None, None
     game, can_edit = row
