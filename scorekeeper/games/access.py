@@ -15,9 +15,10 @@ from scorekeeper.extensions import db, login_manager
 from scorekeeper.models import Club, Game
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
+from scorekeeper.services.games import GameRef
 
 
-def access_to(game: Game) -> str | None:
+def access_to(game: Game | GameRef) -> str | None:
     """'edit', 'view' or None: what this visitor may do with the game."""
     if game.club_id is not None:
         role = club_service.role_in(current_user, game.club_id)
@@ -32,25 +33,49 @@ def game_for_device(game_id: int, *, edit: bool = False, full: bool = True) -> t
     (a signed-out visitor is sent to sign in for a club game), 403 if they may only look but
     asked to edit.
 
-    `full=False` loads only the game's row (rounds load on first use): enough for a cached chart.
+    `full=False` loads only the game's row (its snapshot has the rounds).
     """
     game, access = game_service.game_for_device(game_id, current_device(), full=full)
+    return game, _checked(game, access, edit=edit)
+
+
+def image_source_for_device(game_id: int) -> GameRef:
+    """The game whose chart or QR code this visitor asks for, as game_for_device would allow
+    it (to look at), read without loading the game: a cached image needs no more."""
+    ref, access = game_service.game_ref(device=current_device(), game_id=game_id)
+    _checked(ref, access, edit=False)
+    assert ref is not None
+    return ref
+
+
+def _checked(game: Game | GameRef | None, device_access: str | None, *, edit: bool) -> str:
+    """This visitor's access to the game (the club's roles for a club game, else the device's
+    right), or abort: 404, sign in (a club game, signed out) or 403 (asked to edit)."""
     if game is None:
         abort(404)
-    if game.club_id is not None:  # the club's roles decide, not the device
-        access = access_to(game)
+    access = access_to(game) if game.club_id is not None else device_access
     if access is None:
         if game.club_id is not None and not current_user.is_authenticated:
             abort(login_manager.unauthorized())
         abort(404)
     if edit and access != "edit":
         abort(403)
-    return game, access
+    return access
 
 
 def game_for_share(view_token: str, *, full: bool = True) -> Game:
     """The game a read-only share link points to, or 404 (a private club's games have none)."""
     game = game_service.game_by_token(view_token, edit=False, full=full)
+    return _shared(game)
+
+
+def image_source_for_share(view_token: str) -> GameRef:
+    """The game of a share link, as game_for_share, read without loading the game."""
+    ref, _no_device = game_service.game_ref(view_token=view_token)
+    return _shared(ref)
+
+
+def _shared(game):
     if game is None:
         abort(404)
     if game.club_id is not None:

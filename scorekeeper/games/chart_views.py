@@ -16,9 +16,9 @@ from flask_babel import gettext as _
 from werkzeug.routing import BuildError
 
 from scorekeeper.games import bp
-from scorekeeper.games.access import game_for_device, game_for_share
-from scorekeeper.models import Game
+from scorekeeper.games.access import image_source_for_device, image_source_for_share
 from scorekeeper.services import charts as chart_service
+from scorekeeper.services.games import GameRef
 
 # SVG opened on its own is a document of our origin: let it load nothing and run nothing.
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
@@ -53,7 +53,7 @@ def svg_response(svg: bytes, etag: str) -> Response:
     return response.make_conditional(request)
 
 
-def _chart(game: Game, kind: str) -> Response:
+def _chart(game: GameRef, kind: str) -> Response:
     svg, etag = chart_service.chart_svg(game, kind, chart_text())
     return svg_response(svg, etag)
 
@@ -63,8 +63,7 @@ def chart(game_id: int, kind: str) -> Response:
     """A chart of a game this device created or opened: kind is 'race' or 'rounds'."""
     if kind not in chart_service.KINDS:
         abort(404)
-    game, _access = game_for_device(game_id, full=False)
-    return _chart(game, kind)
+    return _chart(image_source_for_device(game_id), kind)
 
 
 @bp.get("/s/<token>/chart/<kind>.svg")
@@ -72,10 +71,10 @@ def share_chart(token: str, kind: str) -> Response:
     """A chart of the game a read-only share link points to."""
     if kind not in chart_service.KINDS:
         abort(404)
-    return _chart(game_for_share(token, full=False), kind)
+    return _chart(image_source_for_share(token), kind)
 
 
-def share_url(game: Game) -> str:
+def share_url(game: GameRef) -> str:
     """The absolute read-only link to the game, as the QR code encodes it."""
     try:
         return url_for("games.share", token=game.view_token, _external=True)
@@ -95,7 +94,7 @@ def qr_svg(url: str, title: str) -> bytes:
     return buffer.getvalue()
 
 
-def _qr(game: Game) -> Response:
+def _qr(game: GameRef) -> Response:
     svg = qr_svg(share_url(game), _("Link to follow this game"))
     return svg_response(svg, hashlib.blake2b(svg, digest_size=12).hexdigest())
 
@@ -103,11 +102,10 @@ def _qr(game: Game) -> Response:
 @bp.get("/games/<int:game_id>/qr.svg")
 def qr(game_id: int) -> Response:
     """A QR code of the game's read-only share link, for others at the table to scan."""
-    game, _access = game_for_device(game_id, full=False)
-    return _qr(game)
+    return _qr(image_source_for_device(game_id))
 
 
 @bp.get("/s/<token>/qr.svg")
 def share_qr(token: str) -> Response:
     """The same QR code, from the share page itself."""
-    return _qr(game_for_share(token, full=False))
+    return _qr(image_source_for_share(token))

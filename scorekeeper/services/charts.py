@@ -10,6 +10,7 @@ SvgCache owns that two-layer cache; the season and player charts use it too, eac
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -24,6 +25,7 @@ from flask_babel import get_locale
 
 from scorekeeper import charts, core
 from scorekeeper.models import Game
+from scorekeeper.services.games import GameRef, game_row
 from scorekeeper.services.snapshots import snapshot_of
 
 KINDS = ("race", "rounds")
@@ -47,6 +49,7 @@ class ChartText:
     total: str = "Total"
     points: str = "Points"
 
+    @functools.cached_property
     def digest(self) -> str:
         """A short fingerprint, so new wording (a new translation) never serves old charts."""
         return _hash("\x1f".join(astuple(self)).encode("utf-8"), 4)
@@ -69,22 +72,25 @@ def cache_dir() -> str:
     )
 
 
-def file_name(game: Game, kind: str, text: ChartText) -> str:
+def file_name(game: Game | GameRef, kind: str, text: ChartText) -> str:
     """The cache file of one chart: game, kind, version, language and wording.
 
     A hash of the share token tells apart games that share an id (a recreated or a test
     database): a cached chart can never be another game's.
     """
     game_key = _hash(game.view_token.encode("utf-8"), 4)
-    return f"g{game.id}-{kind}-v{game.version}-{game_key}-{_locale()}-{text.digest()}.svg"
+    return f"g{game.id}-{kind}-v{game.version}-{game_key}-{_locale()}-{text.digest}.svg"
 
 
-def render(game: Game, kind: str, text: ChartText) -> bytes:
+def render(game: Game | GameRef, kind: str, text: ChartText) -> bytes:
     """Draw one chart of the game from the core's round scores (no cache)."""
     global RENDERS
     # The route loaded only the game's row (enough for a cached chart); the snapshot reads every
     # round with its hands in a fixed number of queries, or comes from the page just shown.
-    snapshot = snapshot_of(game)
+    loaded = game if isinstance(game, Game) else game_row(game.id)
+    if loaded is None:
+        raise LookupError(f"game {game.id} is gone")
+    snapshot = snapshot_of(loaded)
     setup, results = snapshot.setup, list(snapshot.results)
     scores = core.round_scores(setup, results)
     if setup.is_draw:
@@ -212,15 +218,14 @@ _CACHE = SvgCache(LRU_SIZE, max_files=MAX_FILES, family="g")
 clear_memory = _CACHE.clear_memory
 
 
-def chart_svg(game: Game, kind: str, text: ChartText | None = None) -> tuple[bytes, str]:
+def chart_svg(game: Game | GameRef, kind: str, text: ChartText | None = None) -> tuple[bytes, str]:
     """The chart's SVG and its ETag, from memory, from disk, or rendered and stored."""
     if kind not in KINDS:
         raise ValueError(f"unknown chart kind {kind!r}")
     chart_text = text or ChartText()
-    older = re.compile(rf"g{game.id}-{re.escape(kind)}-v(\d+)-")
 
     def stale(other: str) -> bool:
-        match = older.match(other)
+        match = re.match(rf"g{game.id}-{re.escape(kind)}-v(\d+)-", other)
         # Only older: a slow worker still holding an old version must not delete a newer one.
         return match is not None and int(match.group(1)) < game.version
 

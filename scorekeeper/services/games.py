@@ -83,6 +83,26 @@ _GAME_FOR_DEVICE = (
     .where(Game.id == bindparam("game_id"))
 )
 _GAME_FOR_DEVICE_FULL = _GAME_FOR_DEVICE.options(*_FULL)
+# game_ref's queries: plain columns, no objects.
+_REF = (
+    select(
+        Game.__table__.c.id,
+        Game.__table__.c.version,
+        Game.__table__.c.view_token,
+        Game.__table__.c.club_id,
+        DeviceGame.__table__.c.can_edit,
+    )
+    .select_from(Game.__table__)
+    .outerjoin(
+        DeviceGame.__table__,
+        and_(
+            DeviceGame.__table__.c.game_id == Game.__table__.c.id,
+            DeviceGame.__table__.c.device == bindparam("device"),
+        ),
+    )
+)
+_REF_FOR_DEVICE = _REF.where(Game.__table__.c.id == bindparam("game_id"))
+_REF_BY_TOKEN = _REF.where(Game.__table__.c.view_token == bindparam("view_token"))
 
 
 def game_for_device(
@@ -98,6 +118,36 @@ def game_for_device(
     if not device or can_edit is None:
         return game, None
     return game, "edit" if can_edit else "view"
+
+
+@dataclass(frozen=True)
+class GameRef:
+    """Which game and version, and whose: enough to serve a cached image of it (its charts
+    and QR code), read without the game's row object."""
+
+    id: int
+    version: int
+    view_token: str
+    club_id: int | None
+
+
+def game_ref(
+    *, device: str | None = None, game_id: int | None = None, view_token: str | None = None
+) -> tuple[GameRef | None, str | None]:
+    """The game with this id (and what `device` may do with it, as device_access) or this share
+    token (then no device right: None), in one light query outside the session."""
+    if game_id is not None:
+        query, params = _REF_FOR_DEVICE, {"game_id": game_id, "device": device or ""}
+    else:
+        query, params = _REF_BY_TOKEN, {"view_token": view_token or "", "device": ""}
+    with db.engine.connect() as connection:
+        row = connection.execute(query, params).first()
+    if row is None:
+        return None, None
+    ref = GameRef(row.id, row.version, row.view_token, row.club_id)
+    if not device or row.can_edit is None:
+        return ref, None
+    return ref, "edit" if row.can_edit else "view"
 
 
 def game_row(game_id: int) -> Game | None:
