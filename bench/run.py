@@ -31,7 +31,7 @@ from typing import Any
 import flask_migrate
 import sqlalchemy
 from flask import Flask
-from sqlalchemy import event, func, insert, select
+from sqlalchemy import event, func, insert, select, update
 
 from scorekeeper import core, create_app
 from scorekeeper.devices import COOKIE
@@ -339,6 +339,8 @@ class Bench:
     view_token: str
     edit_token: str
     in_progress_id: int | None = None
+    # A second finished game like the first, whose version the benchmark bumps before each view.
+    fresh_id: int | None = None
     post_games: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
     populate_seconds: float = 0.0
     games: int = 0
@@ -396,6 +398,8 @@ def build(
                 setup = core.new_game(plan.players, plan.rules)
                 body = entry_json(random_entry(own, setup, 7), number=7)
                 bench.post_games.append((game_id, token, body))
+            fresh = plan_game(own, players=8, device=BENCH_DEVICE, open_train=True)
+            bench.fresh_id = write_with_services(fresh)
         bench.games = game_service.count_games()
         db.session.remove()
     bench.populate_seconds = time.perf_counter() - started
@@ -560,6 +564,17 @@ def measure_requests(bench: Bench, settings: Settings) -> dict[str, dict[str, An
     def get(url: str, **kwargs: Any) -> Request:
         return lambda _index: client.get(url, **kwargs)
 
+    fresh = f"/games/{bench.fresh_id}"
+
+    def new_version(_index: int) -> None:
+        """A new version of the game (as a saved round makes): nothing of it is kept yet."""
+        with app.app_context():
+            db.session.execute(
+                update(Game).where(Game.id == bench.fresh_id).values(version=Game.version + 1)
+            )
+            db.session.commit()
+            db.session.remove()
+
     # The first chart of the process pays for importing matplotlib: timed once, apart (it is
     # also the warm-up of the first-render figures). First renders clear the chart caches, so
     # they run on their own, before the interleaved rest.
@@ -573,6 +588,8 @@ def measure_requests(bench: Bench, settings: Settings) -> dict[str, dict[str, An
              get(game), reps),
         Kind("game_page_in_progress", "game page, in progress (6 rounds, round form)", playing,
              get(playing), reps),
+        Kind("game_page_new_version", "game page, first view of a new version (finished)",
+             fresh, get(fresh), reps, prepare=new_version),
         Kind("api_game_get", "API game GET (8 players, 13 rounds)", api,
              get(api, headers=view), reps),
         Kind("api_round_post", "API round POST (8 players, round 7)",
@@ -586,7 +603,7 @@ def measure_requests(bench: Bench, settings: Settings) -> dict[str, dict[str, An
     ]  # fmt: skip
     found.update(measure_round_robin(kinds, counter, warmup))
     counter.close()
-    order = [kinds[0], kinds[1], kinds[2], kinds[3], first, *kinds[4:]]
+    order = [*kinds[:5], first, *kinds[5:]]
     results = {kind.key: found[kind.key].summary() for kind in order}
     results["chart_cold_process"] = cold.summary()
     return results

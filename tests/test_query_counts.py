@@ -206,6 +206,7 @@ def test_bulk_rows_are_what_the_services_store(app: Flask, bench) -> None:
 REQUESTS = (
     "game_page_finished",
     "game_page_in_progress",
+    "game_page_new_version",
     "api_game_get",
     "api_round_post",
     "chart_first_render",

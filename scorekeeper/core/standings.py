@@ -73,11 +73,12 @@ def standings(
             return (-total(rounds),)
         return (total(rounds), *_tie_key(rounds))
 
-    ordered = sorted(names, key=key)
+    keys = {name: key(name) for name in names}  # each player's key worked out once
+    ordered = sorted(names, key=keys.__getitem__)
     lines: list[Standing] = []
     for name in ordered:
         rounds = round_scores[name]
-        same_key = [other for other in ordered if key(other) == key(name)]
+        same_key = [other for other in ordered if keys[other] == keys[name]]
         place = ordered.index(same_key[0]) + 1
         lines.append(
             Standing(

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
+from typing import Any
 
-from sqlalchemy import and_, bindparam, func, select, update
+from sqlalchemy import Row, and_, bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -183,20 +184,26 @@ def rules_of(game: Game) -> core.GameRules:
     )
 
 
-def setup_of(game: Game) -> core.GameSetup:
-    """The game as the core sees it: players in seating order, rules, teams."""
-    names = tuple(player.name for player in game.players)
+def setup_of(game: Game, players: Sequence[Any] | None = None) -> core.GameSetup:
+    """The game as the core sees it: players in seating order, rules, teams.
+
+    `players`: its seats already read (as rows: anything with seat, name and team)."""
+    seats = game.players if players is None else players
+    names = tuple(player.name for player in seats)
     teams: dict[int, list[str]] = {}
-    for player in game.players:
+    for player in seats:
         if player.team is not None:
             teams.setdefault(player.team, []).append(player.name)
     pairs = tuple((pair[0], pair[1]) for _, pair in sorted(teams.items()) if len(pair) == 2)
     return core.GameSetup(names, rules_of(game), pairs)
 
 
-def result_of(game: Game, row: Round) -> core.RoundResult:
-    """A stored round as the core's RoundResult (the scores the core gave it when saved)."""
-    names = {player.seat: player.name for player in game.players}
+def result_of(game: Game, row: Round, names: dict[int, str] | None = None) -> core.RoundResult:
+    """A stored round as the core's RoundResult (the scores the core gave it when saved).
+
+    `row`: the Round, or the same read as plain rows; `names`: the players' names by seat."""
+    if names is None:
+        names = {player.seat: player.name for player in game.players}
     hands = tuple(
         core.HandResult(
             player=names[hand.seat],
@@ -218,7 +225,8 @@ def result_of(game: Game, row: Round) -> core.RoundResult:
 
 def results_of(game: Game) -> list[core.RoundResult]:
     """Every recorded round of the game, in order."""
-    return [result_of(game, row) for row in game.round_rows]
+    names = {player.seat: player.name for player in game.players}
+    return [result_of(game, row, names) for row in game.round_rows]
 
 
 def state_of(game: Game, results: list[core.RoundResult] | None = None) -> core.GameState:
@@ -247,13 +255,17 @@ def entry_of(game: Game, row: Round) -> core.RoundEntry:
     return core.RoundEntry(hands, out, row.blocked, penalties)
 
 
-def history_of(game: Game, limit: int = 200) -> list[Change]:
-    """The game's history, newest first."""
-    return list(
-        db.session.execute(
-            select(Change).where(Change.game_id == game.id).order_by(Change.id.desc()).limit(limit)
-        ).scalars()
-    )
+def history_of(game: Game, limit: int = 200) -> list[Row]:
+    """The game's history, newest first: plain rows with a Change's fields (to read, not edit)."""
+    return list(db.session.execute(_HISTORY, {"game_id": game.id, "limit": limit}))
+
+
+_HISTORY = (
+    select(Change.__table__)
+    .where(Change.__table__.c.game_id == bindparam("game_id"))
+    .order_by(Change.__table__.c.id.desc())
+    .limit(bindparam("limit"))
+)
 
 
 # Creating a game and remembering it on a device -----------------------------------------------
@@ -778,15 +790,17 @@ def late_rules_of(game: Game) -> dict[str, core.LateRule]:
     return rules
 
 
-def late_rules_used(game: Game) -> list[core.LateRule]:
-    """The rules the game's late hands were scored by (for the sheet's legend), in rule order."""
-    late_seats = {hand.seat for row in game.round_rows for hand in row.hands if hand.late}
+def late_rules_used(
+    game: Game, late_seats: set[int], players: Sequence[Any]
+) -> list[core.LateRule]:
+    """The rules the late hands of these seats were scored by (for the sheet's legend), in rule
+    order. `players`: the game's seats (anything with seat and name)."""
     if not late_seats:
         return []
     recorded = late_rules_of(game)
     used = {
         recorded.get(player.name) or _club_late_rule(game)
-        for player in game.players
+        for player in players
         if player.seat in late_seats
     }
     return [rule for rule in core.LateRule if rule in used]

@@ -18,13 +18,13 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from flask import current_app
-from sqlalchemy import event, select
+from sqlalchemy import Row, bindparam, event, select
 from sqlalchemy.orm import ORMExecuteState, Session
 
 from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.lru import Lru
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Hand, Penalty, Player, Round
 from scorekeeper.services import games as game_service
 
 # Snapshots kept per process (an 8-player, 13-round game's is a few kB).
@@ -53,28 +53,97 @@ class Snapshot:
 
 
 def snapshot_of(game: Game) -> Snapshot:
-    """The game as of its loaded version: from the cache, or read (in a fixed number of queries:
-    players, rounds, hands, penalties) and worked out by the core, and kept if certain."""
+    """The game as of its loaded version: from the cache, or read (as plain rows, in a fixed
+    number of queries) and worked out by the core, and kept if certain."""
     key = _key(game)
     cache = _cache()
     found = cache.get(key)
     if found is not None:
         return found
     version = game.version
-    game_service.load_game(game.id)  # fills the rows of `game` itself (same identity)
-    results = tuple(game_service.results_of(game))
+    players, rounds = _stored(game.id)
+    names = {player.seat: player.name for player in players}
+    setup = game_service.setup_of(game, players)
+    results = tuple(game_service.result_of(game, row, names) for row in rounds)
+    late_seats = {hand.seat for row in rounds for hand in row.hands if hand.late}
     snapshot = Snapshot(
         version=version,
-        setup=game_service.setup_of(game),
+        setup=setup,
         results=results,
-        state=game_service.state_of(game, list(results)),
-        numbers=tuple(row.number for row in game.round_rows),
-        late=tuple(tuple(hand.late for hand in row.hands) for row in game.round_rows),
-        late_rules=tuple(game_service.late_rules_used(game)),
+        state=core.game_state(setup, list(results), ended_early=game.ended_early),
+        numbers=tuple(row.number for row in rounds),
+        late=tuple(tuple(hand.late for hand in row.hands) for row in rounds),
+        late_rules=tuple(game_service.late_rules_used(game, late_seats, players)),
     )
     if not db.session.info.get(_WROTE) and _committed_version(game.id) == version:
         cache.put(key, snapshot)
     return snapshot
+
+
+@dataclass(frozen=True)
+class _StoredRound:
+    """A round as stored, read as plain rows: what services.games.result_of reads of a Round."""
+
+    number: int
+    engine: int | None
+    out_seat: int | None
+    blocked: bool
+    hands: list[Row]
+    penalties: list[Row]
+
+
+def _stored(game_id: int) -> tuple[list[Row], list[_StoredRound]]:
+    """The game's seats and rounds (with hands and penalties) as plain rows, in seat, round and
+    entry order: three queries, and no objects to build (a snapshot only reads them)."""
+    params = {"game_id": game_id}
+    players = list(db.session.execute(_PLAYERS, params))
+    rounds: dict[int, _StoredRound] = {}
+    for row in db.session.execute(_ROUNDS_AND_HANDS, params):
+        stored = rounds.get(row.id)
+        if stored is None:
+            stored = rounds[row.id] = _StoredRound(
+                row.number, row.engine, row.out_seat, row.blocked, [], []
+            )
+        stored.hands.append(row)
+    for penalty in db.session.execute(_PENALTIES, params):
+        rounds[penalty.round_id].penalties.append(penalty)
+    return players, list(rounds.values())
+
+
+_players, _rounds = Player.__table__.c, Round.__table__.c
+_hands, _penalties = Hand.__table__.c, Penalty.__table__.c
+_PLAYERS = (
+    select(_players.seat, _players.name, _players.team)
+    .where(_players.game_id == bindparam("game_id"))
+    .order_by(_players.seat)
+)
+_ROUNDS_AND_HANDS = (
+    select(
+        _rounds.id,
+        _rounds.number,
+        _rounds.engine,
+        _rounds.out_seat,
+        _rounds.blocked,
+        _hands.seat,
+        _hands.pips,
+        _hands.tiles,
+        _hands.penalty,
+        _hands.score,
+        _hands.went_out,
+        _hands.late,
+    )
+    .join_from(Round.__table__, Hand.__table__, _hands.round_id == _rounds.id)
+    .where(_rounds.game_id == bindparam("game_id"))
+    .order_by(_rounds.number, _hands.seat)
+)
+_PENALTIES = (
+    select(
+        _penalties.round_id, _penalties.seat, _penalties.kind, _penalties.points, _penalties.reason
+    )  # fmt: skip
+    .join_from(Penalty.__table__, Round.__table__, _penalties.round_id == _rounds.id)
+    .where(_rounds.game_id == bindparam("game_id"))
+    .order_by(_penalties.id)
+)
 
 
 def _key(game: Game) -> Hashable:

@@ -14,6 +14,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Change, Club, ClubNight, Game, Player, Season
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
+from scorekeeper.services import snapshots
 from scorekeeper.services.nights import NightError, Seat
 
 from .helpers import ROSTER, late_flags, record, roster_id, scores, start
@@ -340,7 +341,7 @@ def test_the_rule_a_late_arrival_joined_under_stays_theirs(app, world):
         hands = {"Ana": 5, "Ben": 0, "Cy": 21, "Di": 1}
         entry = core.RoundEntry({n: core.HandEntry(pips=v) for n, v in hands.items()}, "Ben")
         assert game_service.edit_round(game, 2, entry, round_version=row.version).saved
-        assert game_service.late_rules_used(game) == [core.LateRule.HIGHEST]
+        assert snapshots.snapshot_of(game).late_rules == (core.LateRule.HIGHEST,)
     assert scores(app, game_id)["Zed"] == [12, 21]
 
 
