@@ -27,7 +27,7 @@ def _role_choices() -> list[SelectChoice]:
 def _optional_id(value: object) -> int | None:
     """'' -> None, '12' -> 12 (anything else: None, and the choices check reports it)."""
     text = str(value or "")
-    return int(text) if text.isdigit() and len(text) < 10 else None
+    return int(text) if text.isdecimal() and len(text) < 10 else None
 
 
 class ClubForm(FlaskForm):

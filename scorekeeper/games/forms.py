@@ -280,7 +280,7 @@ def entry_from_form(form: FlaskForm, players: Sequence[str]) -> core.RoundEntry:
             )
     out_raw = form.out.data or ""
     blocked = out_raw == BLOCKED
-    out = players[int(out_raw)] if out_raw.isdigit() and int(out_raw) < len(players) else None
+    out = players[int(out_raw)] if out_raw.isdecimal() and int(out_raw) < len(players) else None
     if out_raw and not blocked and out is None:
         out = out_raw[:40]  # not a seat: the core says it is not a player of this game
     return core.RoundEntry(hands, out, blocked, penalties)

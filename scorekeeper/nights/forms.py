@@ -36,7 +36,7 @@ RULE_LABELS = {
 def _optional_int(value: object) -> int | None:
     """'' or junk -> None (the service says what is missing), '3' -> 3."""
     text = str(value or "").strip()
-    return int(text) if text.isdigit() and len(text) < 10 else None
+    return int(text) if text.isdecimal() and len(text) < 10 else None
 
 
 def _table_choices() -> list[SelectChoice]:

@@ -64,7 +64,7 @@ class NewToken:
 def load_user(session_id: str) -> User | None:
     """Flask-Login's loader: 'id:session_version'; a stale version (password changed) signs out."""
     user_id, _, version = session_id.partition(":")
-    if not user_id.isdigit() or not version.isdigit():
+    if not user_id.isdecimal() or not version.isdecimal():
         return None
     user = db.session.get(User, int(user_id))
     if user is None or user.session_version != int(version):

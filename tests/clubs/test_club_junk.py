@@ -44,7 +44,22 @@ KEYS = [
     "submit",
 ]
 text = st.text(max_size=50) | st.sampled_from(
-    ["", "0", "-1", "1", "2", "3", "99999999999", "owner", "scorer", "viewer", "y", "\x00", "６"]
+    [
+        "",
+        "0",
+        "-1",
+        "1",
+        "2",
+        "3",
+        "99999999999",
+        "owner",
+        "scorer",
+        "viewer",
+        "y",
+        "\x00",
+        "６",
+        "¹",
+    ]
 )
 PATHS = [
     "/clubs/new",

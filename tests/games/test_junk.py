@@ -59,7 +59,21 @@ ROUND_KEYS = [
     "submit",
 ]
 text = st.text(max_size=30) | st.sampled_from(
-    ["", "0", "-1", "99999999999", "12-12", "blocked", "tiles", "pips", "1.5", "\x00", "６"]
+    [
+        "",
+        "0",
+        "-1",
+        "99999999999",
+        "12-12",
+        "blocked",
+        "tiles",
+        "pips",
+        "1.5",
+        "\x00",
+        "６",
+        "¹",
+        "2²",
+    ]
 )
 
 
