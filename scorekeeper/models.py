@@ -96,7 +96,12 @@ class Game(db.Model):
 
     @property
     def etag(self) -> str:
-        return f"g{self.id}v{self.version}"
+        return etag_of(self.id, self.version)
+
+
+def etag_of(game_id: int, version: int) -> str:
+    """The ETag of one version of a game (pages, API answers)."""
+    return f"g{game_id}v{version}"
 
 
 class Player(db.Model):

@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from scorekeeper import core
 from scorekeeper.api import bp, parse, serialise
 from scorekeeper.api.openapi import document
-from scorekeeper.models import Game, User
+from scorekeeper.models import Game, User, etag_of
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
@@ -65,12 +65,17 @@ def _problems(problems: tuple[core.Problem, ...] | list[core.Problem]) -> list[d
 
 
 def _with_game(
-    body: Any, game: Game, status: int = 200, headers: dict[str, str] | None = None
+    body: Any,
+    game: Game,
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+    *,
+    etag: str | None = None,
 ) -> Response:
-    """A JSON response carrying the game's current ETag."""
+    """A JSON response carrying the game's current ETag (`etag`: the one a save just made)."""
     response = jsonify(body)
     response.status_code = status
-    response.set_etag(game.etag)
+    response.set_etag(etag or game.etag)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
@@ -280,11 +285,13 @@ def record_round(game_id: int) -> Response:
             409, {"error": _("This game is over: no more rounds can be recorded.")}
         ) from None
     _saved_or_raise(outcome)
-    assert outcome.round is not None and outcome.check.result is not None
-    number = outcome.round.number
+    assert outcome.number is not None and outcome.check.result is not None
+    number = outcome.number
     location = url_for("api.round_", game_id=game_id, number=number, _external=True)
     body = serialise.round_dict(number, outcome.check.result)
-    return _with_game(body, found, 201, {"Location": location})
+    assert outcome.version is not None
+    etag = etag_of(game_id, outcome.version)
+    return _with_game(body, found, 201, {"Location": location}, etag=etag)
 
 
 @bp.put(f"/games/{GAME}/rounds/{ROUND}")

@@ -252,8 +252,8 @@ def record_round(game_id: int) -> ResponseReturnValue:
         form.confirm.data = False
         return _render_game(game, access, form=form, general=[message], status=409)
     if outcome.saved:
-        flash(_("Round %(number)s saved.", number=outcome.round.number), "success")
-        return redirect(url_for("games.detail", game_id=game.id, _anchor="sheet"))
+        flash(_("Round %(number)s saved.", number=outcome.number), "success")
+        return redirect(url_for("games.detail", game_id=game_id, _anchor="sheet"))
     general = apply_problems(form, outcome.check.errors, setup.players)
     warnings = [problem_text(p) for p in outcome.check.warnings] if outcome.check.ok else []
     form.confirm.data = False

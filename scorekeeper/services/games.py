@@ -52,6 +52,10 @@ class SaveOutcome:
     round: Round | None = None
     needs_confirmation: bool = False
     changes: list[Change] = field(default_factory=list)
+    # Once saved: the round's number and the game's new version (read them here: the rows
+    # expire at commit, and reading them again would reload the game).
+    number: int | None = None
+    version: int | None = None
 
     @property
     def saved(self) -> bool:
@@ -428,20 +432,23 @@ def describe_hand(result: core.HandResult) -> str:
     return text if len(text) <= 400 else text[:399] + "…"
 
 
-def _bump_version(game: Game, expected: int | None) -> None:
-    """Move the game to its next version, or raise StaleGame if another save got there first."""
+def _bump_version(game: Game, expected: int | None) -> int:
+    """Move the game to its next version and return it, or raise StaleGame if another save
+    got there first."""
     condition = [Game.id == game.id]
     if expected is not None:
         condition.append(Game.version == expected)
-    done = db.session.execute(
+    version = db.session.execute(
         update(Game)
         .where(*condition)
         .values(version=Game.version + 1, updated_at=utcnow())
+        .returning(Game.version)
         .execution_options(synchronize_session=False)
-    )
-    if done.rowcount != 1:
+    ).scalar_one_or_none()
+    if version is None:
         db.session.rollback()
         raise StaleGame(game)
+    return version
 
 
 def _store(game: Game, row: Round, result: core.RoundResult) -> None:
@@ -518,10 +525,10 @@ def record_round(
     if not check.ok or (check.warnings and not confirm):
         return SaveOutcome(check, needs_confirmation=check.ok)
     assert check.result is not None
-    _bump_version(game, expected_version)
+    version = _bump_version(game, expected_version)
     row = Round(game_id=game.id, number=next_number)
     _store(game, row, check.result)
-    db.session.add(row)
+    game.round_rows.append(row)  # the game as it now stands, without reading it back
     changes = [
         Change(
             game_id=game.id,
@@ -549,13 +556,19 @@ def record_round(
     except IntegrityError:  # the same round number was saved by another phone a moment ago
         db.session.rollback()
         raise StaleGame(game, next_number) from None
-    db.session.refresh(game)
-    if len(game.players) != len(check.result.hands):  # a late arrival joined meanwhile
+    if _seats(game.id) != len(check.result.hands):  # a late arrival joined meanwhile
         db.session.rollback()
         raise StaleGame(game, next_number)
     _finish_if_over(game)
     db.session.commit()
-    return SaveOutcome(check, row, changes=changes)
+    return SaveOutcome(check, row, changes=changes, number=next_number, version=version)
+
+
+def _seats(game_id: int) -> int:
+    """How many seats the game has now (committed, or added by this transaction)."""
+    return db.session.execute(
+        select(func.count()).select_from(Player).where(Player.game_id == game_id)
+    ).scalar_one()
 
 
 def edit_round(
