@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import Row, and_, bindparam, func, select, update
@@ -403,19 +403,63 @@ def device_access(device: str | None, game: Game) -> str | None:
     return "edit" if can_edit else "view"
 
 
-def games_of_device(device: str | None, limit: int = 50) -> list[tuple[Game, bool]]:
+@dataclass(frozen=True)
+class DeviceGameLine:
+    """One game of a device's list: who plays, what, when it last changed, and this device's
+    right (read as plain columns: the home page lists up to 50)."""
+
+    id: int
+    players: tuple[str, ...]
+    game_type: str
+    set_size: int
+    target: int
+    updated_at: datetime
+    finished: bool
+    can_edit: bool
+
+
+def games_of_device(device: str | None, limit: int = 50) -> list[DeviceGameLine]:
     """The games this device created or opened, newest first, with its edit right."""
     if not device:
         return []
+    games, devices = Game.__table__.c, DeviceGame.__table__.c
     rows = db.session.execute(
-        select(Game, DeviceGame.can_edit)
-        .join(DeviceGame, DeviceGame.game_id == Game.id)
-        .where(DeviceGame.device == device)
-        .options(selectinload(Game.players))
-        .order_by(Game.updated_at.desc(), Game.id.desc())
+        select(
+            games.id,
+            games.game_type,
+            games.set_size,
+            games.target,
+            games.updated_at,
+            games.finished_at,
+            devices.can_edit,
+        )
+        .join_from(Game.__table__, DeviceGame.__table__, devices.game_id == games.id)
+        .where(devices.device == device)
+        .order_by(games.updated_at.desc(), games.id.desc())
         .limit(limit)
     ).all()
-    return [(game, bool(can_edit)) for game, can_edit in rows]
+    names: dict[int, list[str]] = {row.id: [] for row in rows}
+    if names:
+        seats = Player.__table__.c
+        for game_id, name in db.session.execute(
+            select(seats.game_id, seats.name)
+            .where(seats.game_id.in_(list(names)))
+            .order_by(seats.game_id, seats.seat)
+        ):
+            names[game_id].append(name)
+    return [
+        DeviceGameLine(
+            row.id,
+            tuple(names[row.id]),
+            row.game_type,
+            row.set_size,
+            row.target,
+            row.updated_at,
+            row.finished_at is not None,
+            bool(row.can_edit),
+        )
+        for row in rows
+    ]
 
 
 # Recording rounds ------------------------------------------------------------------------------

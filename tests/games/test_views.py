@@ -94,6 +94,9 @@ def test_home_lists_the_games_of_this_device_only(app, client):
     second = start_game(client, ["Zed", "Yve"])
     page = client.get("/").get_data(as_text=True)
     assert page.index(f"/games/{second}") < page.index(f"/games/{first}")
+    assert "<strong>Zed, Yve</strong>" in page and "<strong>Ana, Ben</strong>" in page
+    assert page.count("Mexican Train · double-12 ·") == 2
+    assert "in play" in page and "watching" not in page  # this phone scores both
     other = app.test_client()
     assert f"/games/{first}" not in other.get("/").get_data(as_text=True)
 
