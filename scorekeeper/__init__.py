@@ -39,6 +39,7 @@ def register_extensions(app: Flask) -> None:
 
     from scorekeeper import devices, models  # noqa: F401  (models registers tables)
     from scorekeeper.extensions import babel, csrf, db, login_manager, migrate, select_locale
+    from scorekeeper.i18n import install_template_gettext
     from scorekeeper.services.accounts import load_user
 
     db.init_app(app)
@@ -54,6 +55,7 @@ def register_extensions(app: Flask) -> None:
     # The flashed message goes into the session, which holds plain text: translate it now.
     login_manager.localize_callback = str
     babel.init_app(app, locale_selector=select_locale)
+    install_template_gettext(app)
     app.jinja_env.globals["get_locale"] = get_locale
 
 
