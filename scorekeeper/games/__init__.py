@@ -63,6 +63,14 @@ def change_text(change) -> str:
 
 
 @bp.app_template_global()
+def sheet_rows(sheet, editable, game_id):
+    """The score sheet's rounds as table rows (presenters.sheet_rows)."""
+    from scorekeeper.games.presenters import sheet_rows as rows
+
+    return rows(sheet, bool(editable), game_id)
+
+
+@bp.app_template_global()
 def device_label(device):
     """A short label for the device a change came from."""
     from scorekeeper.devices import device_label as label

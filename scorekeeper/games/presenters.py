@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from flask import current_app
+from flask import current_app, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
@@ -131,6 +131,58 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
         running={name: core.running_totals(values) for name, values in scores.items()},
         late_rules=[rule.value for rule in snapshot.late_rules] if snapshot.any_late else [],
     )
+
+
+def sheet_rows(sheet: Sheet, editable: bool, game_id: int) -> Markup:
+    """The score sheet's rounds, one <tr> each: the engine (a link to correct the round, for a
+    scorer), then each player's score, went-out mark, penalty and late mark. Built directly
+    like hand_fields: a 13-round, 8-player sheet is over a hundred cells."""
+    # Translations are trusted markup, as in the templates.
+    went_out = Markup(gettext("went out"))
+    blocked = (
+        f'<span class="tag" title="{Markup(gettext("Blocked"))}">'
+        f"{Markup(gettext('blocked'))}</span>"
+    )
+    late_title = Markup(gettext("Joined late: scored by the club's rule"))
+    late_text = Markup(gettext("(joined late)"))
+    higher_wins = sheet.higher_wins
+    rows = []
+    for row in sheet.rows:
+        label = f"{row.engine}-{row.engine}" if row.engine is not None else str(row.number)
+        if editable:
+            href = escape(url_for("games.edit_round", game_id=game_id, number=row.number))
+            aria = Markup(gettext("Edit round %(n)s", n=row.number))
+            label = f'<a class="edit-round" href="{href}" aria-label="{aria}">{label} ✎</a>'
+        parts = [
+            f'<tr id="round-{row.number}"><th scope="row" class="col-round">{label}'
+            f"{' ' + blocked if row.blocked else ''}</th>"
+        ]
+        for cell in row.cells:
+            classes = (
+                ("went-out" if cell.went_out else "")
+                + (" has-penalty" if cell.penalty else "")
+                + (" late" if cell.late else "")
+            )
+            title = ""
+            if cell.tiles:
+                title = f' title="{escape(cell.tiles)}"'
+            elif cell.late:
+                title = f' title="{late_title}"'
+            if cell.went_out and not cell.penalty and not higher_wins:
+                content = f'<span aria-label="{went_out}">0✓</span>'
+            elif cell.late:
+                content = (
+                    f'{cell.score}<span class="late-mark" aria-hidden="true">*</span>'
+                    f'<span class="visually-hidden"> {late_text}</span>'
+                )
+            else:
+                content = str(cell.score)
+            if cell.penalty:
+                content += f'<small class="penalty">{cell.penalty:+d}</small>'
+            parts.append(f'<td class="{classes}"{title}>{content}</td>')
+        parts.append("</tr>")
+        rows.append("".join(parts))
+    return Markup("\n".join(rows))
 
 
 class HtmlCache:
