@@ -16,7 +16,6 @@ import os
 import re
 import tempfile
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import astuple, dataclass
 
@@ -24,6 +23,7 @@ from flask import current_app, has_request_context
 from flask_babel import get_locale
 
 from scorekeeper import charts, core
+from scorekeeper.lru import Lru
 from scorekeeper.models import Game
 from scorekeeper.services.games import GameRef, game_row
 from scorekeeper.services.snapshots import snapshot_of
@@ -142,8 +142,11 @@ class SvgCache:
         self.subfolder = subfolder
         self.max_files = max_files
         self.family = family
-        self._lock = threading.Lock()
-        self._memory: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
+        self._memory: Lru[tuple[bytes, str]] = Lru(lru_size)
+        # After a round, every phone at the table asks for the new charts at once: one request
+        # draws each chart and the others wait for it (per process; striped, so unrelated
+        # charts seldom wait on each other).
+        self._drawing = [threading.Lock() for _ in range(32)]
 
     def get(
         self, name: str, stale: Callable[[str], object], render: Callable[[], bytes]
@@ -152,22 +155,21 @@ class SvgCache:
         store deletes the other files of the folder that `stale` says this chart replaces."""
         folder = os.path.join(cache_dir(), self.subfolder)
         path = os.path.join(folder, name)
-        with self._lock:
-            hit = self._memory.get(path)
+        hit = self._memory.get(path)
+        if hit is not None:
+            return hit
+        with self._drawing[hash(path) % len(self._drawing)]:
+            hit = self._memory.get(path)  # drawn while this request waited
             if hit is not None:
-                self._memory.move_to_end(path)
                 return hit
-        try:
-            with open(path, "rb") as stored:
-                svg = stored.read()
-        except FileNotFoundError:
-            svg = render()
-            self._store(folder, name, svg, stale)
-        entry = (svg, etag_of(svg))
-        with self._lock:
-            self._memory[path] = entry
-            while len(self._memory) > self.lru_size:
-                self._memory.popitem(last=False)
+            try:
+                with open(path, "rb") as stored:
+                    svg = stored.read()
+            except FileNotFoundError:
+                svg = render()
+                self._store(folder, name, svg, stale)
+            entry = (svg, etag_of(svg))
+            self._memory.put(path, entry)
         return entry
 
     def _store(self, folder: str, name: str, svg: bytes, stale: Callable[[str], object]) -> None:
@@ -196,8 +198,7 @@ class SvgCache:
 
     def clear_memory(self) -> None:
         """Empty the in-process LRU (tests use it to reach the disk layer)."""
-        with self._lock:
-            self._memory.clear()
+        self._memory.clear()
 
 
 def _mtime(entry: os.DirEntry[str]) -> float:

@@ -1,6 +1,7 @@
 """Chart service and chart/QR routes: render once per version, cache in memory and on disk."""
 
 import os
+import threading
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -80,6 +81,29 @@ def test_first_call_renders_and_the_second_is_a_cache_hit(app):
     ET.fromstring(svg)
     assert b"Ana" in svg
     assert chart_files(app) == [name]
+
+
+def test_phones_asking_at_once_for_a_new_chart_have_it_drawn_once(app, game_ids):
+    """After a round every phone at the table asks for the new chart: one request draws it,
+    the others wait for it and get the same image."""
+    _game_id, token = game_ids
+    before = chart_service.RENDERS
+    start = threading.Barrier(6)
+    answers = []
+
+    def phone() -> None:
+        client = app.test_client()
+        start.wait()
+        answers.append(client.get(f"/s/{token}/chart/race.svg"))
+
+    threads = [threading.Thread(target=phone) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert [answer.status_code for answer in answers] == [200] * 6
+    assert len({answer.headers["ETag"] for answer in answers}) == 1
+    assert chart_service.RENDERS == before + 1
 
 
 def test_another_worker_reads_the_file_instead_of_rendering(app):
