@@ -6,6 +6,7 @@ through the services; nothing here adds up a round.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from flask import (
@@ -21,6 +22,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import core
@@ -129,7 +131,8 @@ def _render_game(
     round_fields = None
     if form is None and editable and not state.finished:
         # The empty round sheet is the same for every scorer of this version: built once.
-        round_fields = html_cache().get(
+        round_fields = _version_part(
+            snapshot,
             _version_key(game, "round sheet"),
             lambda: render_template(
                 "games/_round_fields.html",
@@ -141,9 +144,9 @@ def _render_game(
     device = current_device()
     page = render_template(
         "games/detail.html",
-        results_html=_results_html(game, state, sheet, editable=editable),
+        results_html=_results_html(game, snapshot, sheet, editable=editable),
         round_fields=round_fields,
-        history_html=_history_html(game, device) if editable else None,
+        history_html=_history_html(game, snapshot, device) if editable else None,
         **_round_sheet(game, snapshot, form),
         state=state,
         sheet=sheet,
@@ -175,13 +178,21 @@ def _round_sheet(game: Game, snapshot: Snapshot, form) -> dict:
     }
 
 
+def _version_part(snapshot: Snapshot, key: tuple, render: Callable[[], str]) -> Markup:
+    """A part of a game's page that is the same for every reader of one version: rendered
+    once and kept, when the snapshot it shows is certainly that version (else just rendered)."""
+    if not snapshot.kept:
+        return Markup(render())
+    return html_cache().get(key, render)
+
+
 def _version_key(game: Game, *parts: object) -> tuple:
     """A cache key for a part of a game's page: that version of that game, in this language."""
     # A recreated database reuses ids and versions, never share tokens.
     return (game.id, game.view_token, game.version, str(get_locale()), request.script_root, *parts)
 
 
-def _history_html(game: Game, device: str):
+def _history_html(game: Game, snapshot: Snapshot, device: str):
     """The latest changes (every change bumps the version), as this device sees them."""
 
     def render() -> str:
@@ -192,10 +203,10 @@ def _history_html(game: Game, device: str):
             else ""
         )
 
-    return html_cache().get(_version_key(game, "history", device), render)
+    return _version_part(snapshot, _version_key(game, "history", device), render)
 
 
-def _results_html(game: Game, state: core.GameState, sheet: Sheet, *, editable: bool):
+def _results_html(game: Game, snapshot: Snapshot, sheet: Sheet, *, editable: bool):
     """The sheet, standings and charts: rendered once for each version of the game (and
     language, edit rights, late-arrival legend), then reused for every request."""
     key = _version_key(
@@ -205,10 +216,11 @@ def _results_html(game: Game, state: core.GameState, sheet: Sheet, *, editable: 
         tuple(sheet.late_rules),
         editable,
     )
-    return html_cache().get(
+    return _version_part(
+        snapshot,
         key,
         lambda: render_template(
-            "games/_results.html", game=game, state=state, sheet=sheet, editable=editable
+            "games/_results.html", game=game, state=snapshot.state, sheet=sheet, editable=editable
         ),
     )
 
@@ -417,7 +429,7 @@ def _share_page(token: str, template: str | None, *, remember: bool = False) -> 
                 token=token,
             )
 
-        live_html = html_cache().get(_version_key(game, "live"), live)
+        live_html = _version_part(snapshot, _version_key(game, "live"), live)
         if template is None:
             response = make_response(live_html)
         else:

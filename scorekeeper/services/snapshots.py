@@ -15,7 +15,7 @@ A snapshot is kept only when it is certainly the version it is filed under:
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from flask import current_app
 from sqlalchemy import Row, bindparam, event, select
@@ -46,6 +46,8 @@ class Snapshot:
     numbers: tuple[int, ...]
     late: tuple[tuple[bool, ...], ...]
     late_rules: tuple[core.LateRule, ...]
+    # Kept in the cache: certainly this version, so what is rendered from it may be kept too.
+    kept: bool = False
 
     @property
     def any_late(self) -> bool:
@@ -76,6 +78,7 @@ def snapshot_of(game: Game) -> Snapshot:
         late_rules=tuple(game_service.late_rules_used(game, late_seats, players)),
     )
     if not db.session.info.get(_WROTE) and _committed_version(game.id) == version:
+        snapshot = replace(snapshot, kept=True)
         cache.put(key, snapshot)
     return snapshot
 

@@ -65,6 +65,7 @@ def test_a_write_that_is_rolled_back_is_never_remembered(app):
         db.session.refresh(game)
         uncommitted = snapshots.snapshot_of(game)
         assert uncommitted.state.standings[0].total == 99  # it did read the uncommitted rows
+        assert not uncommitted.kept
         db.session.rollback()
         db.session.remove()
         play(game_id, out="Ben", Ana=1, Cy=1, Dee=1)  # takes the version number rolled back
@@ -80,5 +81,6 @@ def test_a_version_is_not_remembered_with_a_round_saved_while_it_was_read(app):
         read = snapshots.snapshot_of(game)
         assert read.version == 1 and len(read.results) == 1  # version 1's number, round 1 in it
         assert len(snapshots._cache()) == 0  # so it is not filed under version 1
+        assert not read.kept  # nor is any page part rendered from it (games.views)
         assert totals(game_id) == {"Ana": 0, "Ben": 5, "Cy": 7, "Dee": 9}
         assert len(snapshots._cache()) == 1
