@@ -222,22 +222,11 @@ def write_in_bulk(plans: Sequence[GamePlan]) -> list[int]:
     game_ids = []
     for plan in plans:
         setup = core.new_game(plan.players, plan.rules)
-        rules, house = setup.rules, setup.rules.house_rules
         at = plan.started
         game = {
             "created_at": at,
             "updated_at": at,
-            "game_type": rules.game_type.value,
-            "set_size": rules.set_size,
-            "blank_scoring": rules.blank_scoring.value,
-            "start_double": rules.start_double,
-            "rounds": rules.rounds,
-            "order": rules.order.value,
-            "hand_size": rules.hand_size,
-            "target": rules.target,
-            "open_train_points": house.open_train_points,
-            "strategic_error": house.strategic_error,
-            "adjustments": house.adjustments,
+            **game_service.rule_columns(setup.rules),
             "ended_early": False,
             "finished_at": None,
             "version": 1,

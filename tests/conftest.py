@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
+from sqlalchemy import event
 from werkzeug.test import Client
 
 from scorekeeper import create_app
@@ -156,3 +157,34 @@ def signed_in_client(app: Flask, user_factory: Callable[..., Account]) -> FlaskC
     sign_in_client(client, account.email, account.password)
     client.account = account  # type: ignore[attr-defined]
     return client
+
+
+class StatementCounter:
+    """Counts the SQL statements the app sends on its engine (before_cursor_execute)."""
+
+    def __init__(self, app: Flask):
+        with app.app_context():
+            self.engine = db.engine
+        self.count = 0
+        event.listen(self.engine, "before_cursor_execute", self._hit)
+
+    def _hit(self, *_args: object) -> None:
+        self.count += 1
+
+    def close(self) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._hit)
+
+    def of_get(self, client: FlaskClient, url: str) -> int:
+        """The statements one GET of `url` sends (it must answer 200)."""
+        before = self.count
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        return self.count - before
+
+
+@pytest.fixture
+def statements(app: Flask) -> Iterator[StatementCounter]:
+    """A StatementCounter on the app, listening for the whole test."""
+    counter = StatementCounter(app)
+    yield counter
+    counter.close()

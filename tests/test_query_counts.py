@@ -14,14 +14,13 @@ import importlib.util
 import json
 import random
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import event, select
+from sqlalchemy import select
 
 from scorekeeper import core
 from scorekeeper.extensions import db
@@ -45,29 +44,6 @@ def bench() -> ModuleType:
     return module
 
 
-class Counter:
-    """Counts the statements sent on the app's engine."""
-
-    def __init__(self, app: Flask):
-        with app.app_context():
-            self.engine = db.engine
-        self.count = 0
-        event.listen(self.engine, "before_cursor_execute", self._hit)
-
-    def _hit(self, *_args: Any) -> None:
-        self.count += 1
-
-    def close(self) -> None:
-        event.remove(self.engine, "before_cursor_execute", self._hit)
-
-
-@pytest.fixture
-def counter(app: Flask) -> Iterator[Counter]:
-    counter = Counter(app)
-    yield counter
-    counter.close()
-
-
 def plan(bench: ModuleType, rounds: int, seed: int, **options: Any) -> Any:
     """A 6-player game with `rounds` ordinary rounds (nobody blocked, numbers only)."""
     rng = random.Random(seed)
@@ -85,7 +61,7 @@ def round_body(number: int) -> dict[str, Any]:
                                                         "Fay": 7}}  # fmt: skip
 
 
-def counts(app: Flask, counter: Counter, watched: int, post_to: int, post_round: int) -> dict:
+def counts(app: Flask, counter, watched: int, post_to: int, post_round: int) -> dict:
     """The statements each request sends: pages and API GET of `watched`, a POST to `post_to`."""
     with app.app_context():
         game = db.session.get(Game, watched)
@@ -126,7 +102,8 @@ def counts(app: Flask, counter: Counter, watched: int, post_to: int, post_round:
     return found
 
 
-def test_queries_do_not_grow_with_games_or_rounds(app: Flask, counter: Counter, bench) -> None:
+def test_queries_do_not_grow_with_games_or_rounds(app: Flask, statements, bench) -> None:
+    counter = statements
     with app.app_context():
         watched = bench.write_with_services(plan(bench, 2, 1, device=DEVICE))
         post_to = bench.write_in_bulk([plan(bench, 2, 2)])[0]

@@ -6,7 +6,7 @@ through the services; nothing here adds up a round.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from flask import (
@@ -136,7 +136,7 @@ def _render_game(
             _version_key(game, "round sheet"),
             lambda: render_template(
                 "games/_round_fields.html",
-                **_round_sheet(game, snapshot, _empty_round_form(game, snapshot)),
+                **_next_round_sheet(game, snapshot, _empty_round_form(game, snapshot)),
                 general=[],
                 warnings=[],
             ),
@@ -147,7 +147,7 @@ def _render_game(
         results_html=_results_html(game, snapshot, sheet, editable=editable),
         round_fields=round_fields,
         history_html=_history_html(game, snapshot, device) if editable else None,
-        **_round_sheet(game, snapshot, form),
+        **_next_round_sheet(game, snapshot, form),
         state=state,
         sheet=sheet,
         access=access,
@@ -165,17 +165,26 @@ def _empty_round_form(game: Game, snapshot: Snapshot):
     return form
 
 
-def _round_sheet(game: Game, snapshot: Snapshot, form) -> dict:
-    """What the round sheet's template needs besides the messages."""
+def _round_sheet(
+    game: Game, form, players: Sequence[str], opener: str | None, engine: int | None
+) -> dict:
+    """What the round sheet's template needs besides the messages: the form, the seats, who
+    opens (marked on their hand) and the tiles on offer around this round's engine."""
     return {
         "form": form,
         "game": game,
-        "players": list(snapshot.setup.players),
-        "opener": snapshot.state.next_opener,
-        "tile_values": tile_values(game, snapshot.state.next_engine),
+        "players": list(players),
+        "opener": opener,
+        "tile_values": tile_values(game, engine),
         "tile_grid": tile_grid,
         "hand_fields": hand_fields,
     }
+
+
+def _next_round_sheet(game: Game, snapshot: Snapshot, form) -> dict:
+    """The round sheet of the next round to record."""
+    state = snapshot.state
+    return _round_sheet(game, form, snapshot.setup.players, state.next_opener, state.next_engine)
 
 
 def _version_part(snapshot: Snapshot, key: tuple, render: Callable[[], str]) -> Markup:
@@ -339,13 +348,9 @@ def _render_edit(
     return (
         render_template(
             "games/edit_round.html",
-            tile_values=tile_values(game, row.engine),
-            tile_grid=tile_grid,
-            hand_fields=hand_fields,
-            game=game,
+            **_round_sheet(game, form, game_service.setup_of(game).players, None, row.engine),
             state=state,
             row=row,
-            form=form,
             general=general or [],
             warnings=warnings or [],
             saved=saved,

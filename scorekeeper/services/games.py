@@ -78,36 +78,30 @@ _FULL = (
     selectinload(Game.round_rows).selectinload(Round.hands),
     selectinload(Game.round_rows).selectinload(Round.penalties),
 )
-# game_for_device's query, built once (it runs for every page, chart and image of a game).
+# A device's right to a game, joined to the game (None where the device never opened it).
+_THIS_DEVICE = and_(DeviceGame.game_id == Game.id, DeviceGame.device == bindparam("device"))
+# game_for_device's query, built once (it runs for every page of a game).
 _GAME_FOR_DEVICE = (
     select(Game, DeviceGame.can_edit)
-    .outerjoin(
-        DeviceGame,
-        and_(DeviceGame.game_id == Game.id, DeviceGame.device == bindparam("device")),
-    )
+    .outerjoin(DeviceGame, _THIS_DEVICE)
     .where(Game.id == bindparam("game_id"))
 )
 _GAME_FOR_DEVICE_FULL = _GAME_FOR_DEVICE.options(*_FULL)
 # game_ref's queries: plain columns, no objects.
 _REF = (
-    select(
-        Game.__table__.c.id,
-        Game.__table__.c.version,
-        Game.__table__.c.view_token,
-        Game.__table__.c.club_id,
-        DeviceGame.__table__.c.can_edit,
-    )
-    .select_from(Game.__table__)
-    .outerjoin(
-        DeviceGame.__table__,
-        and_(
-            DeviceGame.__table__.c.game_id == Game.__table__.c.id,
-            DeviceGame.__table__.c.device == bindparam("device"),
-        ),
-    )
+    select(Game.id, Game.version, Game.view_token, Game.club_id, DeviceGame.can_edit)
+    .select_from(Game)
+    .outerjoin(DeviceGame, _THIS_DEVICE)
 )
-_REF_FOR_DEVICE = _REF.where(Game.__table__.c.id == bindparam("game_id"))
-_REF_BY_TOKEN = _REF.where(Game.__table__.c.view_token == bindparam("view_token"))
+_REF_FOR_DEVICE = _REF.where(Game.id == bindparam("game_id"))
+_REF_BY_TOKEN = _REF.where(Game.view_token == bindparam("view_token"))
+
+
+def _right(device: str | None, can_edit: bool | None) -> str | None:
+    """'edit', 'view' or None, from a device's row for a game (None: it has none)."""
+    if not device or can_edit is None:
+        return None
+    return "edit" if can_edit else "view"
 
 
 def game_for_device(
@@ -120,9 +114,7 @@ def game_for_device(
     if row is None:
         return None, None
     game, can_edit = row
-    if not device or can_edit is None:
-        return game, None
-    return game, "edit" if can_edit else "view"
+    return game, _right(device, can_edit)
 
 
 @dataclass(frozen=True)
@@ -149,10 +141,7 @@ def game_ref(
         row = connection.execute(query, params).first()
     if row is None:
         return None, None
-    ref = GameRef(row.id, row.version, row.view_token, row.club_id)
-    if not device or row.can_edit is None:
-        return ref, None
-    return ref, "edit" if row.can_edit else "view"
+    return GameRef(row.id, row.version, row.view_token, row.club_id), _right(device, row.can_edit)
 
 
 def game_row(game_id: int) -> Game | None:
@@ -186,6 +175,23 @@ def rules_of(game: Game) -> core.GameRules:
             adjustments=game.adjustments,
         ),
     )
+
+
+def rule_columns(rules: core.GameRules) -> dict[str, object]:
+    """The game row's option columns for these rules (rules_of reads them back)."""
+    return {
+        "game_type": rules.game_type.value,
+        "set_size": rules.set_size,
+        "blank_scoring": rules.blank_scoring.value,
+        "start_double": rules.start_double,
+        "rounds": rules.rounds,
+        "order": rules.order.value,
+        "hand_size": rules.hand_size,
+        "target": rules.target,
+        "open_train_points": rules.house_rules.open_train_points,
+        "strategic_error": rules.house_rules.strategic_error,
+        "adjustments": rules.house_rules.adjustments,
+    }
 
 
 def setup_of(game: Game, players: Sequence[Any] | None = None) -> core.GameSetup:
@@ -321,19 +327,8 @@ def add_game(
     """create_game without the commit: for a use case that makes several games in one
     transaction (a club night's tables). The caller commits or rolls back."""
     setup = core.new_game(players, rules, teams)
-    resolved = setup.rules
     game = Game(
-        game_type=resolved.game_type.value,
-        set_size=resolved.set_size,
-        blank_scoring=resolved.blank_scoring.value,
-        start_double=resolved.start_double,
-        rounds=resolved.rounds,
-        order=resolved.order.value,
-        hand_size=resolved.hand_size,
-        target=resolved.target,
-        open_train_points=resolved.house_rules.open_train_points,
-        strategic_error=resolved.house_rules.strategic_error,
-        adjustments=resolved.house_rules.adjustments,
+        **rule_columns(setup.rules),
         created_by=device,
         club_id=club_id,
         season_id=season_id if season_id is not None else _season_on(club_id, utcnow().date()),
@@ -398,9 +393,7 @@ def device_access(device: str | None, game: Game) -> str | None:
             DeviceGame.device == device, DeviceGame.game_id == game.id
         )
     ).scalar_one_or_none()
-    if can_edit is None:
-        return None
-    return "edit" if can_edit else "view"
+    return _right(device, can_edit)
 
 
 @dataclass(frozen=True)

@@ -3,14 +3,9 @@ they show (the league of helpers.make_league), redirects, ETags, and queries per
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from clubs.helpers import add_roster, as_, assert_sign_in_redirect
-from flask import Flask
-from sqlalchemy import event
 
-from scorekeeper.extensions import db
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import players as player_service
 
@@ -190,31 +185,7 @@ def test_chart_route_svg_etag_and_304(app, client, league):
 # Queries per page -----------------------------------------------------------------------------
 
 
-class Counter:
-    def __init__(self, app: Flask):
-        with app.app_context():
-            self.engine = db.engine
-        self.count = 0
-        event.listen(self.engine, "before_cursor_execute", self._hit)
-
-    def _hit(self, *_args: Any) -> None:
-        self.count += 1
-
-    def close(self) -> None:
-        event.remove(self.engine, "before_cursor_execute", self._hit)
-
-
-def queries(app, client, url: str) -> int:
-    counter = Counter(app)
-    try:
-        response = client.get(url)
-        assert response.status_code == 200
-    finally:
-        counter.close()
-    return counter.count
-
-
-def test_player_page_queries_do_not_grow_with_games(app, client):
+def test_player_page_queries_do_not_grow_with_games(app, client, statements):
     from clubs.helpers import make_world
 
     world = make_world(app)
@@ -229,10 +200,10 @@ def test_player_page_queries_do_not_grow_with_games(app, client):
     for _ in range(2):
         play(app, world.club, seats, rounds)
     client.get(pages[0])  # the first request of a client loads a little more (the session)
-    with_two = [queries(app, client, url) for url in pages]
+    with_two = [statements.of_get(client, url) for url in pages]
     for _ in range(18):
         play(app, world.club, seats, rounds)
-    with_twenty = [queries(app, client, url) for url in pages]
+    with_twenty = [statements.of_get(client, url) for url in pages]
     assert with_two == with_twenty
     assert with_two[0] <= 12
 

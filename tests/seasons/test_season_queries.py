@@ -4,34 +4,12 @@ and the summary are grouped queries, and the games list loads a page of games in
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 from clubs.helpers import as_
-from sqlalchemy import event
-
-from scorekeeper.extensions import db
 
 from .helpers import make_season, play, roster
 
 SEATS = ("Ana", "Ben", "Cy", "Di", "Gus")  # Gus: a guest
-
-
-def statements(app, client, url: str) -> int:
-    with app.app_context():
-        engine = db.engine
-    count = 0
-
-    def hit(*_args: Any) -> None:
-        nonlocal count
-        count += 1
-
-    event.listen(engine, "before_cursor_execute", hit)
-    try:
-        response = client.get(url)
-    finally:
-        event.remove(engine, "before_cursor_execute", hit)
-    assert response.status_code == 200
-    return count
 
 
 def season_with(app, world, games: int, year: int) -> str:
@@ -56,8 +34,8 @@ def season_with(app, world, games: int, year: int) -> str:
     return f"/clubs/{world.club}/seasons/{season_id}"
 
 
-def test_the_season_page_does_not_send_more_queries_for_more_games(app, client, world):
+def test_the_season_page_does_not_send_more_queries_for_more_games(app, client, world, statements):
     as_(client, app, world, "scorer")
     few = season_with(app, world, 2, 2021)
     many = season_with(app, world, 20, 2022)
-    assert statements(app, client, few) == statements(app, client, many)
+    assert statements.of_get(client, few) == statements.of_get(client, many)
