@@ -39,7 +39,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Change, DeviceGame, Game, Hand, Penalty, Player, Round, new_token
 from scorekeeper.services import charts as chart_service
 from scorekeeper.services import games as game_service
-from scorekeeper.services import snapshots
+from scorekeeper.services.games import mapping
 
 BENCH_DIR = Path(__file__).resolve().parent
 # The phone that created the games the benchmark opens (a valid sk_device cookie value).
@@ -50,8 +50,6 @@ NAMES = (
     "Wes Xia Yul Zoe Abdul Beatriz Chen Dmitri Esther Farah Gopal Hana Ines Jamal Keiko Lars"
 ).split()
 MAX_PIPS = 150  # the most a hand holds at the end of a round in the generated games
-# Written on each seat when its game finishes (None before).
-FINAL_FIGURES = ("place", "place_shared", "total", "rounds_played", "zero_rounds")
 
 # Timing targets (medians, ms) and the tolerance for "as fast with N games as with 1".
 PAGE_TARGET_MS = 15.0
@@ -187,7 +185,7 @@ def write_with_services(plan: GamePlan) -> int:
     game_id = game.id
     for number, entry in enumerate(plan.entries, 1):
         db.session.remove()
-        loaded = game_service.load_game(game_id)
+        loaded = game_service.game_row(game_id)
         assert loaded is not None
         outcome = game_service.record_round(
             loaded, entry, number=number, confirm=True, device=plan.device
@@ -240,7 +238,7 @@ def write_in_bulk(plans: Sequence[GamePlan]) -> list[int]:
         seat_of = {name: seat for seat, name in enumerate(setup.players)}
         for seat, name in enumerate(setup.players):
             add(Player, game_id=game_id, seat=seat, name=name, team=None, joined_round=1,
-                **dict.fromkeys(FINAL_FIGURES))  # fmt: skip
+                **dict.fromkeys(mapping.FIGURES))  # fmt: skip
         seats = rows[Player][-len(setup.players) :]
         history = {"game_id": game_id, "old_value": None, "device": plan.device}
         add(Change, **history, at=at, action="created", round_number=None, player=None,
@@ -259,56 +257,21 @@ def write_in_bulk(plans: Sequence[GamePlan]) -> list[int]:
             recorded = {**history, "at": at, "action": "recorded", "round_number": number}
             for hand in result.hands:
                 add(Change, **recorded, player=hand.player,
-                    new_value=game_service.describe_hand(hand))  # fmt: skip
+                    new_value=mapping.describe_hand(hand))  # fmt: skip
             if result.blocked:
                 add(Change, **recorded, player=None, new_value="blocked")
-            round_id = add(
-                Round,
-                game_id=game_id,
-                number=number,
-                engine=result.engine,
-                out_seat=seat_of[result.out] if result.out else None,
-                blocked=result.blocked,
-                created_at=at,
-                updated_at=at,
-                version=1,
-            )
+            round_id = add(Round, game_id=game_id, number=number, created_at=at, updated_at=at,
+                           version=1, **mapping.round_columns(result, seat_of))  # fmt: skip
             for hand in result.hands:
-                add(
-                    Hand,
-                    round_id=round_id,
-                    seat=seat_of[hand.player],
-                    pips=hand.pips,
-                    tiles=" ".join(str(t) for t in hand.tiles) if hand.tiles is not None else None,
-                    penalty=hand.penalty,
-                    score=hand.score,
-                    went_out=hand.went_out,
-                    late=False,
-                )
+                add(Hand, round_id=round_id, late=False, **mapping.hand_columns(hand, seat_of))
             for penalty in result.penalties:
-                add(
-                    Penalty,
-                    round_id=round_id,
-                    seat=seat_of[penalty.player],
-                    kind=penalty.kind.value,
-                    points=penalty.points,
-                    reason=penalty.reason[:200],
-                )
+                add(Penalty, round_id=round_id, **mapping.penalty_columns(penalty, seat_of))
         state = core.game_state(setup, results)
         if state.finished:
             game["finished_at"] = at
-            # Each seat's final figures, as services.games._store_final_figures keeps them.
-            lines = {line.name: line for line in state.standings}
-            places = [line.place for line in state.standings]
+            figures = mapping.final_figures(state)
             for seat in seats:
-                line = lines[seat["name"]]
-                seat.update(
-                    place=line.place,
-                    place_shared=places.count(line.place),
-                    total=line.total,
-                    rounds_played=len(line.rounds),
-                    zero_rounds=line.zero_rounds,
-                )
+                seat.update(figures[seat["name"]])
     for model, values in rows.items():
         if values:
             db.session.execute(insert(model.__table__), values)
@@ -523,8 +486,7 @@ def _clear_charts(app: Flask) -> Callable[[int], None]:
     def clear(_index: int) -> None:
         chart_service.clear_memory()
         shutil.rmtree(folder, ignore_errors=True)
-        with app.app_context():  # a new version's chart also reads the game's rounds
-            snapshots.forget_all()
+        app.extensions["scorekeeper_snapshots"].clear()  # a new chart reads the rounds too
 
     return clear
 
@@ -557,12 +519,12 @@ def measure_requests(bench: Bench, settings: Settings) -> dict[str, dict[str, An
 
     def new_version(_index: int) -> None:
         """A new version of the game (as a saved round makes): nothing of it is kept yet."""
-        with app.app_context():
-            db.session.execute(
-                update(Game).where(Game.id == bench.fresh_id).values(version=Game.version + 1)
+        with app.app_context(), db.engine.begin() as connection:
+            connection.execute(
+                update(Game.__table__)
+                .where(Game.id == bench.fresh_id)
+                .values(version=Game.version + 1)
             )
-            db.session.commit()
-            db.session.remove()
 
     # The first chart of the process pays for importing matplotlib: timed once, apart (it is
     # also the warm-up of the first-render figures). First renders clear the chart caches, so

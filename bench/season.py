@@ -28,7 +28,7 @@ from typing import Any
 
 import sqlalchemy
 from flask import Flask
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 
 BENCH_DIR = Path(__file__).resolve().parent
 if str(BENCH_DIR) not in sys.path:  # bench/ is not a package: run.py is imported beside it
@@ -143,25 +143,31 @@ def build(folder: Path, settings: Settings) -> SeasonBench:
                     places.append((season.id, night.id, table + 1))
         db.session.commit()
         game_ids = run.write_in_bulk(plans)
-        db.session.execute(
-            update(Game),
+        # Raw rows, as write_in_bulk writes them: a benchmark's data, not a change to a game.
+        connection = db.session.connection()
+        games, players = Game.__table__, Player.__table__
+        connection.execute(
+            update(games)
+            .where(games.c.id == bindparam("game_id"))
+            .values(
+                club_id=club.id,
+                season_id=bindparam("season_id"),
+                club_night_id=bindparam("night_id"),
+                table_number=bindparam("table"),
+            ),
             [
-                {
-                    "id": game_id,
-                    "club_id": club.id,
-                    "season_id": season_id,
-                    "club_night_id": night_id,
-                    "table_number": table,
-                }
+                {"game_id": game_id, "season_id": season_id, "night_id": night_id, "table": table}
                 for game_id, (season_id, night_id, table) in zip(game_ids, places, strict=True)
             ],
         )
         seats = db.session.execute(
             select(Player.id, Player.name).where(Player.game_id.in_(game_ids))
         ).all()
-        db.session.execute(
-            update(Player),
-            [{"id": seat_id, "roster_player_id": roster_of.get(name)} for seat_id, name in seats],
+        connection.execute(
+            update(players)
+            .where(players.c.id == bindparam("seat_id"))
+            .values(roster_player_id=bindparam("roster_id")),
+            [{"seat_id": seat_id, "roster_id": roster_of.get(name)} for seat_id, name in seats],
         )
         db.session.execute(delete(DeviceGame).where(DeviceGame.game_id.in_(game_ids)))
         db.session.commit()

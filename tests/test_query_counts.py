@@ -24,9 +24,7 @@ from sqlalchemy import select
 
 from scorekeeper import core
 from scorekeeper.extensions import db
-from scorekeeper.games.presenters import html_cache
 from scorekeeper.models import Change, DeviceGame, Game, Hand, Penalty, Player, Round
-from scorekeeper.services import snapshots
 
 BENCH_FILE = Path(__file__).resolve().parent.parent / "bench" / "run.py"
 DEVICE = "query-count-device-00000"
@@ -90,9 +88,7 @@ def counts(app: Flask, counter, watched: int, post_to: int, post_round: int) -> 
         # A version's first reader reads its rounds; the next ones find its snapshot.
         for when in ("first", "again"):
             if when == "first":
-                with app.app_context():
-                    snapshots.forget_all()
-                    html_cache().clear()
+                app.extensions["scorekeeper_snapshots"].clear()
             before = counter.count
             response = send()
             assert response.status_code in (200, 201), (name, response.status_code)

@@ -7,7 +7,7 @@ from typing import Any
 from scorekeeper import core
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
-from scorekeeper.services.snapshots import snapshot_of
+from scorekeeper.services.games import snapshot_of
 
 
 def penalty_dict(penalty: core.Penalty) -> dict[str, Any]:

@@ -128,14 +128,14 @@ def _club_access(game: Game, account: User | None, *, edit: bool) -> None:
         raise ApiError(403, {"error": _("Recording scores needs a scorer or owner of the club.")})
 
 
-def _game_for(game_id: int, *, edit: bool, full: bool = True) -> Game:
+def _game_for(game_id: int, *, edit: bool) -> Game:
     """The game, if the bearer token may read it (view or edit token) or score it (edit).
 
     A club game: a personal token whose account's club role allows it. A quick game: its tokens.
-    `full=False` reads only the game's row (its snapshot has the rounds)."""
+    Only the game's row is read: its snapshot has the rounds."""
     raw = _bearer_token()
     account = _account(raw)
-    game = game_service.load_game(game_id) if full else game_service.game_row(game_id)
+    game = game_service.game_row(game_id)
     if game is None:
         raise ApiError(404, {"error": _("There is no game %(id)s.", id=game_id)})
     if game.club_id is not None:
@@ -172,7 +172,7 @@ def _club_creator() -> User:
 
 def _stale(game_id: int, *, precondition: bool) -> ApiError:
     """412 (If-Match sent) or 409: someone else saved first; the body has the game as it is now."""
-    game = game_service.load_game(game_id)
+    game = game_service.game_row(game_id)
     assert game is not None  # games are never deleted
     return ApiError(
         412 if precondition else 409,
@@ -243,7 +243,7 @@ def create_game() -> Response:
 @bp.get(f"/games/{GAME}")
 def game(game_id: int) -> Response:
     """The game's players, options, rounds and standings (view or edit token; club: viewer)."""
-    found = _game_for(game_id, edit=False, full=False)
+    found = _game_for(game_id, edit=False)
     if request.if_none_match.contains_weak(found.etag):
         response = Response(status=304)
         response.set_etag(found.etag)
@@ -257,10 +257,10 @@ def game(game_id: int) -> Response:
 def round_(game_id: int, number: int) -> Response:
     """One recorded round, hand by hand (view or edit token; club: viewer)."""
     found = _game_for(game_id, edit=False)
-    row = next((row for row in found.round_rows if row.number == number), None)
-    if row is None:
+    result = game_service.snapshot_of(found).result(number)
+    if result is None:
         raise ApiError(404, {"error": _("Round %(number)s is not recorded.", number=number)})
-    return _with_game(serialise.round_dict(number, game_service.result_of(found, row)), found)
+    return _with_game(serialise.round_dict(number, result), found)
 
 
 @bp.post(f"/games/{GAME}/rounds")
@@ -337,7 +337,8 @@ def delete_round(game_id: int, number: int) -> Response:
     """Remove the last recorded round (edit token; club: scorer); answers with the game now."""
     found = _game_for(game_id, edit=True)
     expected = _expected_version(found)
-    last = found.round_rows[-1].number if found.round_rows else 0
+    numbers = game_service.snapshot_of(found).numbers
+    last = numbers[-1] if numbers else 0
     if not 1 <= number <= last:
         raise ApiError(404, {"error": _("Round %(number)s is not recorded.", number=number)})
     if number != last:

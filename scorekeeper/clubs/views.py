@@ -539,7 +539,7 @@ def move_game(game_id: int) -> ResponseReturnValue:
     """Move a quick game into a club: needs edit rights on this device and scorer in the club."""
     back = url_for("games.detail", game_id=game_id)
     user = signed_in_user(back)
-    game = game_service.load_game(game_id)
+    game = game_service.game_row(game_id)
     if game is None:
         abort(404)
     if game.club_id is not None:

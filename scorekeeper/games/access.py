@@ -28,14 +28,14 @@ def access_to(game: Game | GameRef) -> str | None:
     return game_service.device_access(current_device(), game)
 
 
-def game_for_device(game_id: int, *, edit: bool = False, full: bool = True) -> tuple[Game, str]:
+def game_for_device(game_id: int, *, edit: bool = False) -> tuple[Game, str]:
     """The game and this visitor's access ('edit' or 'view'); 404 if unknown or not theirs
     (a signed-out visitor is sent to sign in for a club game), 403 if they may only look but
     asked to edit.
 
-    `full=False` loads only the game's row (its snapshot has the rounds).
+    Only the game's row is read: its snapshot has the rounds.
     """
-    game, access = game_service.game_for_device(game_id, current_device(), full=full)
+    game, access = game_service.game_for_device(game_id, current_device())
     return game, _checked(game, access, edit=edit)
 
 
@@ -63,9 +63,9 @@ def _checked(game: Game | GameRef | None, device_access: str | None, *, edit: bo
     return access
 
 
-def game_for_share(view_token: str, *, full: bool = True) -> Game:
+def game_for_share(view_token: str) -> Game:
     """The game a read-only share link points to, or 404 (a private club's games have none)."""
-    game = game_service.game_by_token(view_token, edit=False, full=full)
+    game = game_service.game_by_token(view_token, edit=False)
     return _shared(game)
 
 

@@ -5,20 +5,19 @@ Presentation only: every figure here was computed by the core (through the servi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from flask import current_app, url_for
+from flask import url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 
 from scorekeeper import core
 from scorekeeper.i18n import problem_text
-from scorekeeper.lru import Lru
 from scorekeeper.models import Game
-from scorekeeper.services.snapshots import Snapshot
+from scorekeeper.services.games import Snapshot
 
 
 @dataclass
@@ -183,30 +182,6 @@ def sheet_rows(sheet: Sheet, editable: bool, game_id: int) -> Markup:
         parts.append("</tr>")
         rows.append("".join(parts))
     return Markup("\n".join(rows))
-
-
-class HtmlCache:
-    """Rendered HTML: parts of a page that are the same for every viewer of one version of a
-    game. Kept per app (a test's fresh database never sees another's pages)."""
-
-    def __init__(self, size: int = 256):
-        self._lru: Lru[Markup] = Lru(size)
-
-    def get(self, key: Hashable, render: Callable[[], str]) -> Markup:
-        """The HTML kept under `key`, rendered (and kept) the first time."""
-        html = self._lru.get(key)
-        if html is None:
-            html = Markup(render())
-            self._lru.put(key, html)
-        return html
-
-    def clear(self) -> None:
-        self._lru.clear()
-
-
-def html_cache() -> HtmlCache:
-    """The app's cache of rendered game-page parts."""
-    return current_app.extensions.setdefault("scorekeeper_html_cache", HtmlCache())
 
 
 def tile_choices(set_size: int, engine: int | None) -> list[str]:

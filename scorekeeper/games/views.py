@@ -6,8 +6,7 @@ through the services; nothing here adds up a round.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import lru_cache
+from collections.abc import Sequence
 
 from flask import (
     Response,
@@ -20,10 +19,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
 from flask_babel import gettext as _
-from markupsafe import Markup
-from werkzeug.datastructures import MultiDict
 
 from scorekeeper import core
 from scorekeeper.devices import current_device
@@ -31,10 +27,8 @@ from scorekeeper.games import bp
 from scorekeeper.games.access import game_for_device, game_for_share
 from scorekeeper.games.forms import SetupForm, entry_from_form, fill_form, round_form_class
 from scorekeeper.games.presenters import (
-    Sheet,
     apply_problems,
     hand_fields,
-    html_cache,
     sheet_of,
     tile_choices,
     tile_grid,
@@ -43,7 +37,7 @@ from scorekeeper.games.presenters import (
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
-from scorekeeper.services.snapshots import Snapshot, snapshot_of
+from scorekeeper.services.games import Snapshot, snapshot_of
 
 # The game page shows the latest changes; the history page shows them all.
 HISTORY_LINES = 10
@@ -91,27 +85,16 @@ def _render_setup(
 # The game page ---------------------------------------------------------------------------------
 
 
-# A round sheet's form class depends only on the seats, the tiles on offer and the house rules:
-# built once for each, not on every request (eight players' tile pickers are ~700 choices).
-_round_form_class = lru_cache(maxsize=256)(round_form_class)
-
-
-def _round_form(
-    game: Game,
-    formdata: MultiDict | None = None,
-    engine: int | None = None,
-    setup: core.GameSetup | None = None,
-):
-    setup = setup or game_service.setup_of(game)
-    form_class = _round_form_class(
-        tuple(setup.players),
-        tuple(tile_choices(setup.rules.set_size, engine)),
+def _round_form(game: Game, snapshot: Snapshot, engine: int | None, formdata=None):
+    """The round sheet's form for this game's seats and house rules, with the tiles on offer
+    around `engine`; it reads `formdata` (a POST) when given."""
+    form_class = round_form_class(
+        tuple(snapshot.setup.players),
+        tuple(tile_choices(snapshot.setup.rules.set_size, engine)),
         open_train=game.open_train_points > 0,
         strategic=game.strategic_error,
         adjustments=game.adjustments,
     )
-    if formdata is None:
-        return form_class(formdata=None)
     return form_class(formdata=formdata)
 
 
@@ -126,43 +109,26 @@ def _render_game(
 ) -> ResponseReturnValue:
     snapshot = snapshot_of(game)
     state = snapshot.state
-    sheet = sheet_of(snapshot)
     editable = access == "edit"
-    round_fields = None
     if form is None and editable and not state.finished:
-        # The empty round sheet is the same for every scorer of this version: built once.
-        round_fields = _version_part(
-            snapshot,
-            _version_key(game, "round sheet"),
-            lambda: render_template(
-                "games/_round_fields.html",
-                **_next_round_sheet(game, snapshot, _empty_round_form(game, snapshot)),
-                general=[],
-                warnings=[],
-            ),
-        )
+        form = _round_form(game, snapshot, state.next_engine)
+        form.number.data = str(state.next_round)
     device = current_device()
+    history = game_service.history_of(game, limit=HISTORY_LINES) if editable else []
     page = render_template(
         "games/detail.html",
-        results_html=_results_html(game, snapshot, sheet, editable=editable),
-        round_fields=round_fields,
-        history_html=_history_html(game, snapshot, device) if editable else None,
-        **_next_round_sheet(game, snapshot, form),
+        **_round_sheet(game, form, snapshot.setup.players, state.next_opener, state.next_engine),
         state=state,
-        sheet=sheet,
+        sheet=sheet_of(snapshot),
+        snapshot=snapshot,
         access=access,
+        editable=editable,
+        history=history,
         general=general or [],
         warnings=warnings or [],
         device=device,
     )
     return page, status
-
-
-def _empty_round_form(game: Game, snapshot: Snapshot):
-    state = snapshot.state
-    form = _round_form(game, engine=state.next_engine, setup=snapshot.setup)
-    form.number.data = str(state.next_round)
-    return form
 
 
 def _round_sheet(
@@ -181,63 +147,10 @@ def _round_sheet(
     }
 
 
-def _next_round_sheet(game: Game, snapshot: Snapshot, form) -> dict:
-    """The round sheet of the next round to record."""
-    state = snapshot.state
-    return _round_sheet(game, form, snapshot.setup.players, state.next_opener, state.next_engine)
-
-
-def _version_part(snapshot: Snapshot, key: tuple, render: Callable[[], str]) -> Markup:
-    """A part of a game's page that is the same for every reader of one version: rendered
-    once and kept, when the snapshot it shows is certainly that version (else just rendered)."""
-    if not snapshot.kept:
-        return Markup(render())
-    return html_cache().get(key, render)
-
-
-def _version_key(game: Game, *parts: object) -> tuple:
-    """A cache key for a part of a game's page: that version of that game, in this language."""
-    # A recreated database reuses ids and versions, never share tokens.
-    return (game.id, game.view_token, game.version, str(get_locale()), request.script_root, *parts)
-
-
-def _history_html(game: Game, snapshot: Snapshot, device: str):
-    """The latest changes (every change bumps the version), as this device sees them."""
-
-    def render() -> str:
-        history = game_service.history_of(game, limit=HISTORY_LINES)
-        return (
-            render_template("games/_history.html", history=history, device=device)
-            if history
-            else ""
-        )
-
-    return _version_part(snapshot, _version_key(game, "history", device), render)
-
-
-def _results_html(game: Game, snapshot: Snapshot, sheet: Sheet, *, editable: bool):
-    """The sheet, standings and charts: rendered once for each version of the game (and
-    language, edit rights, late-arrival legend), then reused for every request."""
-    key = _version_key(
-        game,
-        game.club_id,
-        game.finished_at is not None,
-        tuple(sheet.late_rules),
-        editable,
-    )
-    return _version_part(
-        snapshot,
-        key,
-        lambda: render_template(
-            "games/_results.html", game=game, state=snapshot.state, sheet=sheet, editable=editable
-        ),
-    )
-
-
 @bp.get("/games/<int:game_id>")
 def detail(game_id: int) -> ResponseReturnValue:
     """The game page: current round, the sheet, standings, charts, and (to scorers) the form."""
-    game, access = game_for_device(game_id, full=False)
+    game, access = game_for_device(game_id)
     return _render_game(game, access)
 
 
@@ -245,12 +158,12 @@ def detail(game_id: int) -> ResponseReturnValue:
 def record_round(game_id: int) -> ResponseReturnValue:
     """Save the next round, or show what is wrong next to the field (everything typed kept)."""
     game, access = game_for_device(game_id, edit=True)
-    state = game_service.state_of(game)
-    form = _round_form(game, request.form, engine=state.next_engine)
+    snapshot = snapshot_of(game)
+    form = _round_form(game, snapshot, snapshot.state.next_engine, request.form)
     if not form.validate():
         return _render_game(game, access, form=form, status=400)
-    setup = game_service.setup_of(game)
-    entry = entry_from_form(form, setup.players)
+    players = snapshot.setup.players
+    entry = entry_from_form(form, players)
     number = core.parse_points(form.number.data)
     try:
         outcome = game_service.record_round(
@@ -260,8 +173,8 @@ def record_round(game_id: int) -> ResponseReturnValue:
         flash(_("The game is over: no more rounds can be recorded."), "error")
         return redirect(url_for("games.detail", game_id=game.id))
     except game_service.StaleGame:
-        game = game_service.load_game(game_id)
-        fresh = game_service.state_of(game)
+        game = game_service.game_row(game_id)
+        fresh = snapshot_of(game).state
         message = _(
             "Round %(number)s was just saved from another phone: its scores are in the sheet. "
             "What you typed is still below, not saved.",
@@ -275,7 +188,7 @@ def record_round(game_id: int) -> ResponseReturnValue:
     if outcome.saved:
         flash(_("Round %(number)s saved.", number=outcome.number), "success")
         return redirect(url_for("games.detail", game_id=game_id, _anchor="sheet"))
-    general = apply_problems(form, outcome.check.errors, setup.players)
+    general = apply_problems(form, outcome.check.errors, players)
     warnings = [problem_text(p) for p in outcome.check.warnings] if outcome.check.ok else []
     form.confirm.data = False
     return _render_game(game, access, form=form, general=general, warnings=warnings, status=422)
@@ -285,21 +198,20 @@ def record_round(game_id: int) -> ResponseReturnValue:
 def edit_round(game_id: int, number: int) -> ResponseReturnValue:
     """Correct a recorded round; a change made meanwhile on another phone is shown, not lost."""
     game, access = game_for_device(game_id, edit=True)
-    row = next((r for r in game.round_rows if r.number == number), None)
-    if row is None:
+    snapshot = snapshot_of(game)
+    current = snapshot.result(number)
+    if current is None:
         abort(404)
-    setup = game_service.setup_of(game)
-    state = game_service.state_of(game)
-    current = game_service.entry_of(game, row)
+    players = snapshot.setup.players
     if request.method == "GET":
-        form = _round_form(game, engine=row.engine)
-        fill_form(form, current, setup.players)
-        form.round_version.data = str(row.version)
-        return _render_edit(game, state, row, form)
-    form = _round_form(game, request.form, engine=row.engine)
+        form = _round_form(game, snapshot, current.engine)
+        fill_form(form, game_service.entry_of(current), players)
+        form.round_version.data = str(snapshot.round_version(number))
+        return _render_edit(game, snapshot, number, form)
+    form = _round_form(game, snapshot, current.engine, request.form)
     if not form.validate():
-        return _render_edit(game, state, row, form, status=400)
-    entry = entry_from_form(form, setup.players)
+        return _render_edit(game, snapshot, number, form, status=400)
+    entry = entry_from_form(form, players)
     try:
         outcome = game_service.edit_round(
             game,
@@ -310,12 +222,12 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
             device=current_device(),
         )
     except game_service.StaleGame:
-        game = game_service.load_game(game_id)
-        row = next((r for r in game.round_rows if r.number == number), None)
-        if row is None:
+        game = game_service.game_row(game_id)
+        snapshot = snapshot_of(game)
+        if snapshot.result(number) is None:
             flash(_("Round %(number)s was removed from another phone.", number=number), "error")
             return redirect(url_for("games.detail", game_id=game_id))
-        form.round_version.data = str(row.version)
+        form.round_version.data = str(snapshot.round_version(number))
         form.confirm.data = False
         message = _(
             "Round %(number)s was changed from another phone while you were editing. "
@@ -324,36 +236,42 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
             number=number,
         )
         return _render_edit(
-            game,
-            game_service.state_of(game),
-            row,
-            form,
-            general=[message],
-            status=409,
-            now_saved=True,
+            game, snapshot, number, form, general=[message], status=409, now_saved=True
         )
     if outcome.saved:
         flash(_("Round %(number)s corrected.", number=number), "success")
         return redirect(url_for("games.detail", game_id=game.id, _anchor="sheet"))
-    general = apply_problems(form, outcome.check.errors, setup.players)
+    general = apply_problems(form, outcome.check.errors, players)
     warnings = [problem_text(p) for p in outcome.check.warnings] if outcome.check.ok else []
     form.confirm.data = False
-    return _render_edit(game, state, row, form, general=general, warnings=warnings, status=422)
+    return _render_edit(
+        game, snapshot, number, form, general=general, warnings=warnings, status=422
+    )
 
 
 def _render_edit(
-    game, state, row, form, *, general=None, warnings=None, status=200, now_saved=False
+    game: Game,
+    snapshot: Snapshot,
+    number: int,
+    form,
+    *,
+    general=None,
+    warnings=None,
+    status=200,
+    now_saved=False,
 ) -> ResponseReturnValue:
-    saved = game_service.result_of(game, row) if now_saved else None
+    result = snapshot.result(number)
+    assert result is not None
     return (
         render_template(
             "games/edit_round.html",
-            **_round_sheet(game, form, game_service.setup_of(game).players, None, row.engine),
-            state=state,
-            row=row,
+            **_round_sheet(game, form, snapshot.setup.players, None, result.engine),
+            state=snapshot.state,
+            number=number,
+            engine=result.engine,
             general=general or [],
             warnings=warnings or [],
-            saved=saved,
+            saved=result if now_saved else None,
         ),
         status,
     )
@@ -362,7 +280,7 @@ def _render_edit(
 @bp.get("/games/<int:game_id>/history")
 def history(game_id: int) -> ResponseReturnValue:
     """Every change to the game, newest first: round, player, old and new value, when, where."""
-    game, _access = game_for_device(game_id, edit=True, full=False)
+    game, _access = game_for_device(game_id, edit=True)
     return render_template(
         "games/history.html",
         game=game,
@@ -412,8 +330,8 @@ def claim(token: str) -> ResponseReturnValue:
 
 def _share_page(token: str, template: str | None, *, remember: bool = False) -> Response:
     """The share page (`template`), or its live part alone (None): 304 while the game is
-    unchanged, and the live part rendered once per version for every phone watching."""
-    game = game_for_share(token, full=False)
+    unchanged (the phones watching poll it)."""
+    game = game_for_share(token)
     if remember and game.club_id is None:
         device = current_device()
         if game_service.device_access(device, game) is None:
@@ -423,26 +341,16 @@ def _share_page(token: str, template: str | None, *, remember: bool = False) -> 
         response = Response(status=304)
     else:
         snapshot = snapshot_of(game)
-
-        def live() -> str:
-            return render_template(
-                "games/_live.html",
-                game=game,
-                state=snapshot.state,
-                sheet=sheet_of(snapshot),
-                access="view",
-                token=token,
-            )
-
-        live_html = _version_part(snapshot, _version_key(game, "live"), live)
-        if template is None:
-            response = make_response(live_html)
-        else:
-            players = snapshot.setup.players
-            page = render_template(
-                template, game=game, players=players, live_html=live_html, token=token
-            )
-            response = make_response(page)
+        page = render_template(
+            template or "games/_live.html",
+            game=game,
+            players=snapshot.setup.players,
+            state=snapshot.state,
+            sheet=sheet_of(snapshot),
+            access="view",
+            token=token,
+        )
+        response = make_response(page)
     response.set_etag(etag)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
@@ -464,14 +372,14 @@ def share_live(token: str) -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>/print")
 def print_view(game_id: int) -> ResponseReturnValue:
     """One page for the fridge door: standings, sheet and chart; ?blank=1 for a paper sheet."""
-    game, _access = game_for_device(game_id, full=False)
+    game, _access = game_for_device(game_id)
     return _print(game)
 
 
 @bp.get("/s/<token>/print")
 def share_print(token: str) -> ResponseReturnValue:
     """The print view, from the share link."""
-    return _print(game_for_share(token, full=False), token=token)
+    return _print(game_for_share(token), token=token)
 
 
 def _print(game: Game, token: str | None = None) -> ResponseReturnValue:

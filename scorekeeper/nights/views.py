@@ -214,8 +214,9 @@ def join_late(game_id: int) -> ResponseReturnValue:
     if game.club_id is None:
         abort(404)  # the late-arrival rule is a club's
     club = club_service.get_club(game.club_id)
-    state = game_service.state_of(game)
-    refused = game_service.late_join_problem(game, state)
+    snapshot = game_service.snapshot_of(game)
+    state = snapshot.state
+    refused = game_service.late_join_problem(snapshot)
     form = LateForm()
     form.set_candidates(night_service.late_candidates(club, game))
     general: list[str] = []

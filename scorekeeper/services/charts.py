@@ -25,8 +25,7 @@ from flask_babel import get_locale
 from scorekeeper import charts, core
 from scorekeeper.lru import Lru
 from scorekeeper.models import Game
-from scorekeeper.services.games import GameRef, game_row
-from scorekeeper.services.snapshots import snapshot_of
+from scorekeeper.services.games import GameRef, game_row, snapshot_of
 
 KINDS = ("race", "rounds")
 LRU_SIZE = 64

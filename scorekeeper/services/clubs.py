@@ -27,7 +27,6 @@ from scorekeeper.models import (
     Membership,
     Player,
     RosterPlayer,
-    Round,
     User,
     utcnow,
 )
@@ -140,20 +139,16 @@ def games_of_club(club: Club, limit: int = 200) -> list[ClubGame]:
         .where(Game.club_id == club.id)
         .order_by(Game.created_at.desc(), Game.id.desc())
         .limit(limit)
-        .options(
-            selectinload(Game.players),
-            selectinload(Game.round_rows).selectinload(Round.hands),
-            selectinload(Game.round_rows).selectinload(Round.penalties),
-        )
+        .options(selectinload(Game.players))
     ).scalars()
     current = roster_names(club)
     lines = []
     for game in games:
-        state = game_service.state_of(game)
+        snapshot = game_service.snapshot_of(game)
+        state = snapshot.state
         name_of = {p.name: current.get(p.roster_player_id, p.name) for p in game.players}
         teams = {
-            " & ".join(team): " & ".join(name_of[n] for n in team)
-            for team in game_service.setup_of(game).teams
+            " & ".join(team): " & ".join(name_of[n] for n in team) for team in snapshot.setup.teams
         }
         lines.append(
             ClubGame(
@@ -546,9 +541,10 @@ def merge_roster_players(keep: RosterPlayer, drop: RosterPlayer) -> int:
             keep=keep.display_name,
             drop=drop.display_name,
         )
-    moved = db.session.execute(
-        update(Player).where(Player.roster_player_id == drop.id).values(roster_player_id=keep.id)
-    ).rowcount
+    seats = db.session.scalars(select(Player).where(Player.roster_player_id == drop.id)).all()
+    for seat in seats:  # each of their games moves to a new version
+        seat.roster_player_id = keep.id
+    moved = len(seats)
     # Entries merged into `drop` earlier now point to `keep`: one step to the person, always.
     db.session.execute(
         update(RosterPlayer)
@@ -622,7 +618,6 @@ def move_game_to_club(game: Game, club: Club) -> MovedGame:
         else:
             matched.append(player.name)
         player.roster_player_id = entry.id
-    game.club_id = club.id
-    game.version += 1  # who may see it changed: cached pages and charts must not be reused
+    game.club_id = club.id  # who may see it changed: the game moves to a new version
     db.session.commit()
     return MovedGame(game, matched, added)

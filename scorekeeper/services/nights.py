@@ -20,7 +20,7 @@ from sqlalchemy.orm import selectinload
 from scorekeeper import core
 from scorekeeper.core import N_
 from scorekeeper.extensions import db
-from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer, Round, Season
+from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer, Season
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 
@@ -189,7 +189,7 @@ def night_rules(club: Club, season: Season | None) -> core.GameRules:
 
 def season_for(club: Club, day: date) -> Season | None:
     """The club's season whose dates include `day`, or None."""
-    season_id = game_service._season_on(club.id, day)  # the rule club games are filed by
+    season_id = game_service.season_on(club.id, day)  # the rule club games are filed by
     return db.session.get(Season, season_id) if season_id is not None else None
 
 
@@ -338,11 +338,7 @@ def _games_of(night: ClubNight) -> list[Game]:
             select(Game)
             .where(Game.club_night_id == night.id)
             .order_by(Game.table_number, Game.id)
-            .options(
-                selectinload(Game.players),
-                selectinload(Game.round_rows).selectinload(Round.hands),
-                selectinload(Game.round_rows).selectinload(Round.penalties),
-            )
+            .options(selectinload(Game.players))
         ).scalars()
     )
 
@@ -355,7 +351,7 @@ def night_view(night: ClubNight) -> NightView:
             TableLine(
                 number=game.table_number or 0,
                 game=game,
-                state=game_service.state_of(game),
+                state=game_service.snapshot_of(game).state,
                 players=[player.name for player in game.players],
                 late={player.name for player in game.players if player.joined_round > 1},
             )

@@ -278,7 +278,7 @@ def _season_dates(club_id: int) -> SeasonDates:
 
 
 def _by_date(seasons: SeasonDates, day: date) -> int | None:
-    """The date rule, as services.games._season_on applies it: latest start, then latest id."""
+    """The date rule, as services.games.season_on applies it: latest start, then latest id."""
     best = max(
         ((start, season_id) for season_id, start, end in seasons if start <= day <= end),
         default=None,
@@ -315,7 +315,8 @@ def _refile(
                 moves.setdefault(target, []).append(game_id)
                 changed.append((season_id, target))
     for target, ids in moves.items():
-        db.session.execute(update(Game).where(Game.id.in_(ids)).values(season_id=target))
+        for game in db.session.scalars(select(Game).where(Game.id.in_(ids))):
+            game.season_id = target  # each game moves to a new version
     nights = db.session.execute(
         select(ClubNight.id, ClubNight.season_id, ClubNight.played_on).where(
             ClubNight.club_id == club_id,

@@ -41,7 +41,7 @@ def test_create_game_answers_201_with_tokens_links_and_headers(client, app: Flas
         assert game is not None
         assert game.edit_token == body["edit_token"]
         assert game.view_token == body["view_token"]
-        assert game_service.setup_of(game).players == ("Ana", "Ben", "Cy")
+        assert game_service.snapshot_of(game).setup.players == ("Ana", "Ben", "Cy")
         assert game.created_by == "api"
 
 

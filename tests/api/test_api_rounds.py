@@ -48,7 +48,7 @@ def stored(app, created):
     """The game's rounds and version as the services see them."""
     with app.app_context():
         found = game_service.load_game(created["id"])
-        return [r.scores for r in game_service.results_of(found)], found.version
+        return [r.scores for r in game_service.snapshot_of(found).results], found.version
 
 
 def test_record_round_answers_201_with_the_round_and_headers(client, app, game, conforms):
@@ -83,7 +83,7 @@ def test_scores_and_penalties_match_check_round(client, app, game):
     response = post(client, game, body)
     assert response.status_code == 201, response.get_json()
     with app.app_context():
-        setup = game_service.setup_of(game_service.load_game(game["id"]))
+        setup = game_service.snapshot_of(game_service.load_game(game["id"])).setup
     check = core.check_round(
         setup,
         1,
@@ -116,7 +116,7 @@ def test_hard_errors_are_422_with_the_cores_problems_and_nothing_saved(client, a
     response = post(client, game, body)
     assert response.status_code == 422
     with app.app_context():
-        setup = game_service.setup_of(game_service.load_game(game["id"]))
+        setup = game_service.snapshot_of(game_service.load_game(game["id"])).setup
     check = core.check_round(
         setup,
         1,
@@ -371,8 +371,12 @@ def test_a_save_that_loses_the_race_inside_the_service_is_412(client, app, game,
     real = game_service.record_round
 
     def other_phone_first(found, entry, **kwargs):
-        db.session.execute(update(Game).where(Game.id == found.id).values(version=Game.version + 1))
-        db.session.commit()
+        with db.engine.begin() as other_phone:
+            other_phone.execute(
+                update(Game.__table__)
+                .where(Game.id == found.id)
+                .values(version=Game.version + 1)
+            )
         return real(found, entry, **kwargs)
 
     monkeypatch.setattr(game_service, "record_round", other_phone_first)

@@ -137,7 +137,7 @@ def test_add_player_keeps_names_and_adds_a_row(client):
 def test_partnerships_pair_players_sitting_opposite(app, client):
     game_id = start_game(client, partners="y")
     with app.app_context():
-        setup = game_service.setup_of(game_service.load_game(game_id))
+        setup = game_service.snapshot_of(game_service.load_game(game_id)).setup
     assert setup.teams == (("Ana", "Cy"), ("Ben", "Di"))
 
 

@@ -70,8 +70,8 @@ def record(app: Flask, game_id: int, out: str | None, **pips: int) -> None:
 def scores(app: Flask, game_id: int) -> dict[str, list[int]]:
     """Each player's round scores."""
     with app.app_context():
-        game = game_service.load_game(game_id)
-        return core.round_scores(game_service.setup_of(game), game_service.results_of(game))
+        snapshot = game_service.snapshot_of(game_service.game_row(game_id))
+        return core.round_scores(snapshot.setup, list(snapshot.results))
 
 
 def late_flags(app: Flask, game_id: int) -> dict[str, list[bool]]:

@@ -14,7 +14,6 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Change, Club, ClubNight, Game, Player, Season
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
-from scorekeeper.services import snapshots
 from scorekeeper.services.nights import NightError, Seat
 
 from .helpers import ROSTER, late_flags, record, roster_id, scores, start
@@ -341,7 +340,7 @@ def test_the_rule_a_late_arrival_joined_under_stays_theirs(app, world):
         hands = {"Ana": 5, "Ben": 0, "Cy": 21, "Di": 1}
         entry = core.RoundEntry({n: core.HandEntry(pips=v) for n, v in hands.items()}, "Ben")
         assert game_service.edit_round(game, 2, entry, round_version=row.version).saved
-        assert snapshots.snapshot_of(game).late_rules == (core.LateRule.HIGHEST,)
+        assert game_service.snapshot_of(game).late_rules == (core.LateRule.HIGHEST,)
     assert scores(app, game_id)["Zed"] == [12, 21]
 
 
@@ -434,7 +433,7 @@ def test_a_round_recorded_from_a_page_loaded_before_a_late_arrival_is_stale(app,
     game_id = _two_rounds(app, world)
     with app.app_context():
         stale = game_service.load_game(game_id)  # this phone loaded the game ...
-        setup = game_service.setup_of(stale)
+        setup = game_service.snapshot_of(stale).setup
         hands = {name: core.HandEntry(pips=0 if name == "Ana" else 2) for name in setup.players}
         entry = core.RoundEntry(hands, out="Ana")
         # ... then another phone seats a late arrival (its own app context: its own session).

@@ -1,0 +1,86 @@
+"""Game use cases: read a game (its snapshot), create it, record, correct and undo rounds, seat
+late arrivals, end it. One module a job; this package names what the rest of the app uses.
+
+- snapshot.py: the one read model (a committed version, worked out once, kept per version);
+- versions.py: the one place a game's version moves (every write bumps it);
+- mapping.py: a game as rows and as the core sees it, both ways;
+- reads.py: which game a page or link points to, rights, history, a device's games;
+- writes.py and late.py: the changes, each committed or rolled back as a whole.
+"""
+
+from scorekeeper.services.games.late import as_played, join_late, late_join_problem
+from scorekeeper.services.games.mapping import (
+    describe_hand,
+    entry_of,
+    result_of,
+    rule_columns,
+    rules_of,
+    setup_of,
+    store_result,
+)
+from scorekeeper.services.games.reads import (
+    DeviceGameLine,
+    GameRef,
+    count_games,
+    device_access,
+    game_by_token,
+    game_for_device,
+    game_ref,
+    game_row,
+    games_of_device,
+    history_of,
+    load_game,
+)
+from scorekeeper.services.games.snapshot import JOINED_LATE, Snapshot, snapshot_of, state_of
+from scorekeeper.services.games.versions import StaleGame
+from scorekeeper.services.games.writes import (
+    GameOver,
+    SaveOutcome,
+    add_game,
+    create_game,
+    edit_round,
+    end_game,
+    record_round,
+    remember,
+    season_on,
+    undo_last_round,
+)
+
+__all__ = [
+    "JOINED_LATE",
+    "DeviceGameLine",
+    "GameOver",
+    "GameRef",
+    "SaveOutcome",
+    "Snapshot",
+    "StaleGame",
+    "add_game",
+    "as_played",
+    "count_games",
+    "create_game",
+    "describe_hand",
+    "device_access",
+    "edit_round",
+    "end_game",
+    "entry_of",
+    "game_by_token",
+    "game_for_device",
+    "game_ref",
+    "game_row",
+    "games_of_device",
+    "history_of",
+    "join_late",
+    "late_join_problem",
+    "load_game",
+    "record_round",
+    "remember",
+    "result_of",
+    "rule_columns",
+    "rules_of",
+    "season_on",
+    "setup_of",
+    "snapshot_of",
+    "state_of",
+    "store_result",
+    "undo_last_round",
+]

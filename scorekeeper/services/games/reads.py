@@ -1,0 +1,189 @@
+"""Reading games: which game a page or link points to, who may do what with it, its history,
+and the games a device knows. What a game's rounds add up to comes from its snapshot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Row, and_, bindparam, func, select
+from sqlalchemy.orm import selectinload
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Change, DeviceGame, Game, Player, Round
+
+# A device's right to a game, joined to the game (None where the device never opened it).
+_THIS_DEVICE = and_(DeviceGame.game_id == Game.id, DeviceGame.device == bindparam("device"))
+# game_for_device's query, built once (it runs for every page of a game).
+_GAME_FOR_DEVICE = (
+    select(Game, DeviceGame.can_edit)
+    .outerjoin(DeviceGame, _THIS_DEVICE)
+    .where(Game.id == bindparam("game_id"))
+)
+# game_ref's queries: plain columns, no objects.
+_REF = (
+    select(Game.id, Game.version, Game.view_token, Game.club_id, DeviceGame.can_edit)
+    .select_from(Game)
+    .outerjoin(DeviceGame, _THIS_DEVICE)
+)
+_REF_FOR_DEVICE = _REF.where(Game.id == bindparam("game_id"))
+_REF_BY_TOKEN = _REF.where(Game.view_token == bindparam("view_token"))
+
+
+def _right(device: str | None, can_edit: bool | None) -> str | None:
+    """'edit', 'view' or None, from a device's row for a game (None: it has none)."""
+    if not device or can_edit is None:
+        return None
+    return "edit" if can_edit else "view"
+
+
+def game_row(game_id: int) -> Game | None:
+    """Only the game's own row (its snapshot has the rounds)."""
+    return db.session.get(Game, game_id)
+
+
+def load_game(game_id: int) -> Game | None:
+    """The game with its seats, rounds, hands and penalties as stored objects, in a fixed
+    number of queries (the CLI and tests look at what was stored; pages read snapshots)."""
+    return db.session.execute(
+        select(Game)
+        .where(Game.id == game_id)
+        .options(
+            selectinload(Game.players),
+            selectinload(Game.round_rows).selectinload(Round.hands),
+            selectinload(Game.round_rows).selectinload(Round.penalties),
+        )
+    ).scalar_one_or_none()
+
+
+def game_for_device(game_id: int, device: str | None) -> tuple[Game | None, str | None]:
+    """The game's row and what this device may do with it (as device_access), read together."""
+    row = db.session.execute(
+        _GAME_FOR_DEVICE, {"game_id": game_id, "device": device or ""}
+    ).one_or_none()
+    if row is None:
+        return None, None
+    game, can_edit = row
+    return game, _right(device, can_edit)
+
+
+@dataclass(frozen=True)
+class GameRef:
+    """Which game and version, and whose: enough to serve a cached image of it (its charts
+    and QR code), read without the game's row object."""
+
+    id: int
+    version: int
+    view_token: str
+    club_id: int | None
+
+
+def game_ref(
+    *, device: str | None = None, game_id: int | None = None, view_token: str | None = None
+) -> tuple[GameRef | None, str | None]:
+    """The game with this id (and what `device` may do with it, as device_access) or this share
+    token (then no device right: None), in one light query outside the session."""
+    if game_id is not None:
+        query, params = _REF_FOR_DEVICE, {"game_id": game_id, "device": device or ""}
+    else:
+        query, params = _REF_BY_TOKEN, {"view_token": view_token or "", "device": ""}
+    with db.engine.connect() as connection:
+        row = connection.execute(query, params).first()
+    if row is None:
+        return None, None
+    return GameRef(row.id, row.version, row.view_token, row.club_id), _right(device, row.can_edit)
+
+
+def game_by_token(token: str, *, edit: bool) -> Game | None:
+    """The game row a share link (view) or edit link points to."""
+    column = Game.edit_token if edit else Game.view_token
+    return db.session.execute(select(Game).where(column == token)).scalar_one_or_none()
+
+
+def device_access(device: str | None, game: Game | GameRef) -> str | None:
+    """'edit', 'view' or None: what this device may do with the game."""
+    if not device:
+        return None
+    can_edit = db.session.execute(
+        select(DeviceGame.can_edit).where(
+            DeviceGame.device == device, DeviceGame.game_id == game.id
+        )
+    ).scalar_one_or_none()
+    return _right(device, can_edit)
+
+
+def history_of(game: Game, limit: int = 200) -> list[Row]:
+    """The game's history, newest first: plain rows with a Change's fields (to read, not edit)."""
+    return list(db.session.execute(_HISTORY, {"game_id": game.id, "limit": limit}))
+
+
+_HISTORY = (
+    select(Change.__table__)
+    .where(Change.__table__.c.game_id == bindparam("game_id"))
+    .order_by(Change.__table__.c.id.desc())
+    .limit(bindparam("limit"))
+)
+
+
+@dataclass(frozen=True)
+class DeviceGameLine:
+    """One game of a device's list: who plays, what, when it last changed, and this device's
+    right (read as plain columns: the home page lists up to 50)."""
+
+    id: int
+    players: tuple[str, ...]
+    game_type: str
+    set_size: int
+    target: int
+    updated_at: datetime
+    finished: bool
+    can_edit: bool
+
+
+def games_of_device(device: str | None, limit: int = 50) -> list[DeviceGameLine]:
+    """The games this device created or opened, newest first, with its edit right."""
+    if not device:
+        return []
+    games, devices = Game.__table__.c, DeviceGame.__table__.c
+    rows = db.session.execute(
+        select(
+            games.id,
+            games.game_type,
+            games.set_size,
+            games.target,
+            games.updated_at,
+            games.finished_at,
+            devices.can_edit,
+        )
+        .join_from(Game.__table__, DeviceGame.__table__, devices.game_id == games.id)
+        .where(devices.device == device)
+        .order_by(games.updated_at.desc(), games.id.desc())
+        .limit(limit)
+    ).all()
+    names: dict[int, list[str]] = {row.id: [] for row in rows}
+    if names:
+        seats = Player.__table__.c
+        for game_id, name in db.session.execute(
+            select(seats.game_id, seats.name)
+            .where(seats.game_id.in_(list(names)))
+            .order_by(seats.game_id, seats.seat)
+        ):
+            names[game_id].append(name)
+    return [
+        DeviceGameLine(
+            row.id,
+            tuple(names[row.id]),
+            row.game_type,
+            row.set_size,
+            row.target,
+            row.updated_at,
+            row.finished_at is not None,
+            bool(row.can_edit),
+        )
+        for row in rows
+    ]
+
+
+def count_games() -> int:
+    """How many games the database holds (the benchmark reports it)."""
+    return db.session.execute(select(func.count(Game.id))).scalar_one()

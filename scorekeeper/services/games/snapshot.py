@@ -1,0 +1,256 @@
+"""The one way to read a game: a snapshot of one committed version, kept per version.
+
+What a game's pages, API answers and charts show (rounds, scores, standings, what comes next)
+changes only when its version does (versions.py bumps it with every write). So each version is
+read as plain rows and worked out by the core once, then kept in a small LRU: the only cache of
+game data in the app. A page view of an unchanged game reads the game's own row and nothing
+else of it.
+
+A snapshot is read on a connection of its own, outside the request's session, so it only ever
+sees committed rows (a write that is later rolled back is never remembered). It is kept only
+if the game's version read after its rounds is the one read before them: no other phone
+committed a change in between.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import Connection, Row, bindparam, select
+
+from scorekeeper import core
+from scorekeeper.extensions import db
+from scorekeeper.lru import Lru
+from scorekeeper.models import Change, Club, Game, Hand, Penalty, Player, Round
+from scorekeeper.services.games import mapping
+
+# Snapshots kept per process (an 8-player, 13-round game's is a few kB).
+SIZE = 512
+# History lines of a game's late arrivals, and the rule word in them: "joined late (highest)".
+JOINED_LATE = "joined late"
+# Reading again when a commit lands between the first and last query: rare, so a few tries.
+TRIES = 3
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One committed version of a game as the core sees it, with what its sheet needs besides."""
+
+    id: int
+    version: int
+    setup: core.GameSetup
+    results: tuple[core.RoundResult, ...]
+    state: core.GameState
+    # Each recorded round's number, and per hand (in seat order) whether it is a late arrival's
+    # missed round, scored by one of `late_rules`.
+    numbers: tuple[int, ...]
+    late: tuple[tuple[bool, ...], ...]
+    late_rules: tuple[core.LateRule, ...]
+    # Each recorded round's own version (an edit form sends it back to catch a stale edit).
+    round_versions: tuple[int, ...] = ()
+    # Each player's seat number, in seat order (the seat a hand is stored under).
+    seat_numbers: tuple[int, ...] = ()
+    ended_early: bool = False
+
+    @property
+    def seat_of(self) -> dict[str, int]:
+        """Each player's seat number, by name."""
+        return dict(zip(self.setup.players, self.seat_numbers, strict=True))
+
+    @property
+    def any_late(self) -> bool:
+        return any(any(flags) for flags in self.late)
+
+    @property
+    def etag(self) -> str:
+        return f"g{self.id}v{self.version}"
+
+    def result(self, number: int) -> core.RoundResult | None:
+        """Round `number` as recorded, or None."""
+        index = self._index(number)
+        return None if index is None else self.results[index]
+
+    def round_version(self, number: int) -> int | None:
+        """Round `number`'s own version, or None."""
+        index = self._index(number)
+        return None if index is None else self.round_versions[index]
+
+    def late_seats(self, number: int) -> frozenset[str]:
+        """The late arrivals who missed round `number` (their hands follow from the others')."""
+        index = self._index(number)
+        if index is None:
+            return frozenset()
+        flags = self.late[index]
+        hands = self.results[index].hands
+        return frozenset(hand.player for hand, late in zip(hands, flags, strict=True) if late)
+
+    def _index(self, number: int) -> int | None:
+        return self.numbers.index(number) if number in self.numbers else None
+
+
+def snapshot_of(game: Any) -> Snapshot:
+    """The game at its latest committed version: kept, or read and kept.
+
+    `game`: anything with the game's id, view_token and version (its row, or a GameRef): a
+    snapshot of that version is served from memory; a newer committed version may be read."""
+    cache = _cache()
+    found = cache.get(_key(game.id, game.view_token, game.version))
+    if found is not None:
+        return found
+    with db.engine.connect() as connection:
+        for _try in range(TRIES):
+            row = connection.execute(_GAME, {"game_id": game.id}).one()
+            snapshot = _read(connection, row)
+            if _version(connection, game.id) == row.version:
+                cache.put(_key(row.id, row.view_token, row.version), snapshot)
+                break
+            connection.rollback()
+    return snapshot
+
+
+def state_of(game: Any) -> core.GameState:
+    """Where the game stands (next round, engine, opener, standings, finished): its snapshot's."""
+    return snapshot_of(game).state
+
+
+def _read(connection: Connection, game: Row) -> Snapshot:
+    """Work one version of the game out from its rows (three queries, plus one for late
+    arrivals' rules when the game has any)."""
+    params = {"game_id": game.id}
+    seats = list(connection.execute(_SEATS, params))
+    rounds: dict[int, _StoredRound] = {}
+    for row in connection.execute(_ROUNDS_AND_HANDS, params):
+        stored = rounds.get(row.id)
+        if stored is None:
+            stored = rounds[row.id] = _StoredRound(
+                row.number, row.version, row.engine, row.out_seat, row.blocked, [], []
+            )
+        stored.hands.append(row)
+    for penalty in connection.execute(_PENALTIES, params):
+        rounds[penalty.round_id].penalties.append(penalty)
+    names = {seat.seat: seat.name for seat in seats}
+    setup = mapping.setup_of(game, seats)
+    results = tuple(mapping.result_of(stored, names) for stored in rounds.values())
+    late_seats = {hand.seat for stored in rounds.values() for hand in stored.hands if hand.late}
+    return Snapshot(
+        id=game.id,
+        version=game.version,
+        setup=setup,
+        results=results,
+        state=core.game_state(setup, list(results), ended_early=game.ended_early),
+        numbers=tuple(stored.number for stored in rounds.values()),
+        late=tuple(tuple(hand.late for hand in stored.hands) for stored in rounds.values()),
+        late_rules=_late_rules_used(connection, game, late_seats, names),
+        round_versions=tuple(stored.version for stored in rounds.values()),
+        seat_numbers=tuple(seat.seat for seat in seats),
+        ended_early=game.ended_early,
+    )
+
+
+@dataclass(frozen=True)
+class _StoredRound:
+    """A round as stored, read as plain rows (what mapping.result_of reads)."""
+
+    number: int
+    version: int
+    engine: int | None
+    out_seat: int | None
+    blocked: bool
+    hands: list[Row]
+    penalties: list[Row]
+
+
+def late_rules_recorded(connection: Connection, game_id: int) -> dict[str, core.LateRule]:
+    """The rule each late arrival's missed rounds are scored by, by player name: the club's
+    rule when they joined, kept in the game's history."""
+    rules: dict[str, core.LateRule] = {}
+    for player, value in connection.execute(_LATE_JOINS, {"game_id": game_id}):
+        word = (value or "").rstrip(")").rsplit("(", 1)[-1]
+        if player and word in {rule.value for rule in core.LateRule}:
+            rules[player] = core.LateRule(word)
+    return rules
+
+
+def club_late_rule(connection: Connection, club_id: int | None) -> core.LateRule:
+    """The club's late-arrival rule now (highest where there is no club or no valid rule)."""
+    if club_id is None:
+        return core.LateRule.HIGHEST
+    rule = connection.execute(select(Club.late_rule).where(Club.id == club_id)).scalar()
+    try:
+        return core.LateRule(rule or "highest")
+    except ValueError:
+        return core.LateRule.HIGHEST
+
+
+def _late_rules_used(
+    connection: Connection, game: Row, late_seats: set[int], names: dict[int, str]
+) -> tuple[core.LateRule, ...]:
+    """The rules the late hands were scored by (for the sheet's legend), in rule order."""
+    if not late_seats:
+        return ()
+    recorded = late_rules_recorded(connection, game.id)
+    used = {
+        recorded.get(names[seat]) or club_late_rule(connection, game.club_id) for seat in late_seats
+    }
+    return tuple(rule for rule in core.LateRule if rule in used)
+
+
+def _key(game_id: int, view_token: str, version: int) -> tuple[int, str, int]:
+    # A recreated database reuses ids and versions, never share tokens.
+    return (game_id, view_token, version)
+
+
+def _version(connection: Connection, game_id: int) -> int | None:
+    return connection.execute(_VERSION, {"game_id": game_id}).scalar_one_or_none()
+
+
+def _cache() -> Lru[Snapshot]:
+    """The app's snapshots (each app its own: a test's fresh database never sees another's)."""
+    return current_app.extensions.setdefault("scorekeeper_snapshots", Lru(SIZE))
+
+
+_games, _seats = Game.__table__.c, Player.__table__.c
+_rounds, _hands, _penalties = Round.__table__.c, Hand.__table__.c, Penalty.__table__.c
+_changes = Change.__table__.c
+_GAME = select(Game.__table__).where(_games.id == bindparam("game_id"))
+_VERSION = select(_games.version).where(_games.id == bindparam("game_id"))
+_SEATS = (
+    select(_seats.seat, _seats.name, _seats.team)
+    .where(_seats.game_id == bindparam("game_id"))
+    .order_by(_seats.seat)
+)
+_ROUNDS_AND_HANDS = (
+    select(
+        _rounds.id,
+        _rounds.number,
+        _rounds.version,
+        _rounds.engine,
+        _rounds.out_seat,
+        _rounds.blocked,
+        _hands.seat,
+        _hands.pips,
+        _hands.tiles,
+        _hands.penalty,
+        _hands.score,
+        _hands.went_out,
+        _hands.late,
+    )
+    .join_from(Round.__table__, Hand.__table__, _hands.round_id == _rounds.id)
+    .where(_rounds.game_id == bindparam("game_id"))
+    .order_by(_rounds.number, _hands.seat)
+)
+_PENALTIES = (
+    select(
+        _penalties.round_id, _penalties.seat, _penalties.kind, _penalties.points, _penalties.reason
+    )  # fmt: skip
+    .join_from(Penalty.__table__, Round.__table__, _penalties.round_id == _rounds.id)
+    .where(_rounds.game_id == bindparam("game_id"))
+    .order_by(_penalties.id)
+)
+_LATE_JOINS = (
+    select(_changes.player, _changes.new_value)
+    .where(_changes.game_id == bindparam("game_id"), _changes.action == JOINED_LATE)
+    .order_by(_changes.id)
+)

@@ -1,0 +1,383 @@
+"""Writing games: create one, record, correct and undo rounds, end it.
+
+Every score comes from `scorekeeper.core`; these functions store what the core decided and keep
+the history. Each reads the game as it stands from its snapshot, checks the change with the
+core, writes it pinned to the version it read (versions.py: another phone's change in between
+raises StaleGame, nothing is saved) and commits or rolls back.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import ParamSpec, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from scorekeeper import core
+from scorekeeper.extensions import db
+from scorekeeper.models import Change, DeviceGame, Game, Player, Round, Season, utcnow
+from scorekeeper.services.games import mapping, versions
+from scorekeeper.services.games.snapshot import Snapshot, snapshot_of
+from scorekeeper.services.games.versions import StaleGame
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class GameOver(Exception):
+    """A round was recorded after the game ended."""
+
+
+@dataclass
+class SaveOutcome:
+    """What happened to a round that was sent: saved, or why not (errors, unconfirmed warnings)."""
+
+    check: core.RoundCheck
+    round: Round | None = None
+    needs_confirmation: bool = False
+    changes: list[Change] = field(default_factory=list)
+    # Once saved: the round's number and the game's new version.
+    number: int | None = None
+    version: int | None = None
+
+    @property
+    def saved(self) -> bool:
+        return self.round is not None
+
+
+# Creating a game and remembering it on a device -----------------------------------------------
+
+
+def create_game(
+    players: Sequence[object],
+    rules: core.GameRules,
+    teams: Sequence[Sequence[str]] = (),
+    **where: object,
+) -> Game:
+    """Create a game from a table's choices; raises core.RuleError if they break the rules.
+
+    `where`: as add_game (device, club, roster entries, season, night, table)."""
+    game = add_game(players, rules, teams, **where)  # type: ignore[arg-type]
+    db.session.commit()
+    return game
+
+
+def add_game(
+    players: Sequence[object],
+    rules: core.GameRules,
+    teams: Sequence[Sequence[str]] = (),
+    *,
+    device: str | None = None,
+    club_id: int | None = None,
+    roster_ids: Sequence[int | None] | None = None,
+    season_id: int | None = None,
+    club_night_id: int | None = None,
+    table_number: int | None = None,
+) -> Game:
+    """create_game without the commit: for a use case that makes several games in one
+    transaction (a club night's tables). The caller commits or rolls back.
+
+    A club game gets `club_id` (the club's members see it, not the device) and, per seat, the
+    roster entry that player is (None for a guest)."""
+    setup = core.new_game(players, rules, teams)
+    game = Game(
+        **mapping.rule_columns(setup.rules),
+        created_by=device,
+        club_id=club_id,
+        season_id=season_id if season_id is not None else season_on(club_id, utcnow().date()),
+        club_night_id=club_night_id,
+        table_number=table_number,
+    )
+    team_of = {name: index for index, team in enumerate(setup.teams, 1) for name in team}
+    roster = list(roster_ids or [])
+    game.players = [
+        Player(
+            seat=seat,
+            name=name,
+            team=team_of.get(name),
+            roster_player_id=roster[seat] if seat < len(roster) else None,
+        )
+        for seat, name in enumerate(setup.players)
+    ]
+    db.session.add(game)
+    db.session.flush()
+    db.session.add(
+        Change(game_id=game.id, action="created", new_value=", ".join(setup.players), device=device)
+    )
+    if device and club_id is None:
+        db.session.add(DeviceGame(device=device, game_id=game.id, can_edit=True))
+    return game
+
+
+def season_on(club_id: int | None, day: date) -> int | None:
+    """The club's season whose dates include `day` (the latest-starting one if they overlap)."""
+    if club_id is None:
+        return None
+    return db.session.execute(
+        select(Season.id)
+        .where(Season.club_id == club_id, Season.starts_on <= day, Season.ends_on >= day)
+        .order_by(Season.starts_on.desc(), Season.id.desc())
+        .limit(1)
+    ).scalar_one_or_none()
+
+
+def remember(device: str, game: Game, *, can_edit: bool) -> None:
+    """Put the game on this device's list; edit rights, once given, stay."""
+    row = db.session.execute(
+        select(DeviceGame).where(DeviceGame.device == device, DeviceGame.game_id == game.id)
+    ).scalar_one_or_none()
+    if row is None:
+        db.session.add(DeviceGame(device=device, game_id=game.id, can_edit=can_edit))
+    else:
+        row.can_edit = row.can_edit or can_edit
+        row.opened_at = utcnow()
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same device opened it twice at once: one row is enough
+        db.session.rollback()
+
+
+# Rounds ----------------------------------------------------------------------------------------
+
+
+def current(game: Game, expected_version: int | None = None) -> Snapshot:
+    """The game as this write starts from: its snapshot, pinned so that the write fails with
+    StaleGame if anyone changes the game meanwhile (or already did, past `expected_version`)."""
+    snapshot = snapshot_of(game)
+    if snapshot.version != game.version or expected_version not in (None, snapshot.version):
+        raise StaleGame(game)
+    versions.expect(game, snapshot.version)
+    return snapshot
+
+
+def commit(game: Game) -> int:
+    """Write the pending changes and commit; the game's new version."""
+    db.session.flush()
+    version = versions.new_version(game.id)
+    db.session.commit()
+    assert version is not None
+    return version
+
+
+def unit_of_work(write: Callable[P, T]) -> Callable[P, T]:
+    """A write to one game, all or nothing: StaleGame (nothing saved, the session clean for
+    the answer) if another phone changed the game first or took the same round number."""
+
+    @functools.wraps(write)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return write(*args, **kwargs)
+        except StaleGame:
+            db.session.rollback()
+            raise
+        except IntegrityError:
+            db.session.rollback()
+            raise StaleGame(args[0]) from None
+
+    return run
+
+
+@unit_of_work
+def record_round(
+    game: Game,
+    entry: core.RoundEntry,
+    *,
+    number: int | None = None,
+    confirm: bool = False,
+    device: str | None = None,
+    expected_version: int | None = None,
+) -> SaveOutcome:
+    """Record the next round. `number` is the round the scorer was looking at: if another
+    phone recorded it first, StaleGame is raised and nothing is saved."""
+    snapshot = current(game, expected_version)
+    if snapshot.state.finished:
+        raise GameOver()
+    next_number = snapshot.state.rounds_played + 1
+    if number is not None and number != next_number:
+        raise StaleGame(game, number)
+    check = core.check_round(snapshot.setup, next_number, entry)
+    if not check.ok or (check.warnings and not confirm):
+        return SaveOutcome(check, needs_confirmation=check.ok)
+    assert check.result is not None
+    row = Round(game_id=game.id, number=next_number)
+    mapping.store_result(row, check.result, snapshot.seat_of)
+    db.session.add(row)
+    changes = [
+        Change(
+            game_id=game.id,
+            action="recorded",
+            round_number=next_number,
+            player=hand.player,
+            new_value=mapping.describe_hand(hand),
+            device=device,
+        )
+        for hand in check.result.hands
+    ]
+    if check.result.blocked:
+        changes.append(
+            Change(
+                game_id=game.id,
+                action="recorded",
+                round_number=next_number,
+                new_value="blocked",
+                device=device,
+            )
+        )
+    db.session.add_all(changes)
+    _finish_if_over(game, snapshot, [*snapshot.results, check.result])
+    version = commit(game)
+    return SaveOutcome(check, row, changes=changes, number=next_number, version=version)
+
+
+@unit_of_work
+def edit_round(
+    game: Game,
+    number: int,
+    entry: core.RoundEntry,
+    *,
+    round_version: int | None = None,
+    confirm: bool = False,
+    device: str | None = None,
+    expected_version: int | None = None,
+) -> SaveOutcome:
+    """Correct a recorded round. A stale round_version (someone else edited it since this
+    phone loaded it) raises StaleGame; nothing is overwritten silently."""
+    from scorekeeper.services.games import late
+
+    snapshot = current(game, expected_version)
+    before = snapshot.result(number)
+    if before is None:
+        raise LookupError(number)
+    if round_version is not None and snapshot.round_version(number) != round_version:
+        raise StaleGame(game, number)
+    setup, entry = late.as_played(snapshot, number, entry)
+    check = core.check_round(setup, number, entry)
+    if not check.ok or (check.warnings and not confirm):
+        return SaveOutcome(check, needs_confirmation=check.ok)
+    assert check.result is not None
+    row = _round_row(game, number)
+    row.version += 1
+    row.updated_at = utcnow()
+    mapping.store_result(row, check.result, snapshot.seat_of)
+    changes = late.rescore(game, snapshot, row, device)
+    before_hands = [hand for hand in before.hands if hand.player in setup.players]
+    for old, new in zip(before_hands, check.result.hands, strict=True):
+        old_text, new_text = mapping.describe_hand(old), mapping.describe_hand(new)
+        if old_text != new_text:
+            changes.append(
+                Change(
+                    game_id=game.id,
+                    action="edited",
+                    round_number=number,
+                    player=new.player,
+                    old_value=old_text,
+                    new_value=new_text,
+                    device=device,
+                )
+            )
+    if before.blocked != check.result.blocked:
+        changes.append(
+            Change(
+                game_id=game.id,
+                action="edited",
+                round_number=number,
+                old_value="blocked" if before.blocked else "not blocked",
+                new_value="blocked" if check.result.blocked else "not blocked",
+                device=device,
+            )
+        )
+    db.session.add_all(changes)
+    names = {seat: name for name, seat in snapshot.seat_of.items()}
+    results = list(snapshot.results)
+    results[snapshot.numbers.index(number)] = mapping.result_of(row, names)
+    _finish_if_over(game, snapshot, results)
+    version = commit(game)
+    return SaveOutcome(check, row, changes=changes, number=number, version=version)
+
+
+@unit_of_work
+def undo_last_round(
+    game: Game,
+    *,
+    device: str | None = None,
+    expected_version: int | None = None,
+    number: int | None = None,
+) -> int:
+    """Remove the last recorded round (kept in the history); returns its number.
+
+    `number` is the round the scorer meant to undo: if it is no longer the last, StaleGame."""
+    snapshot = current(game, expected_version)
+    if not snapshot.results:
+        raise LookupError("no round to undo")
+    undone, result = snapshot.numbers[-1], snapshot.results[-1]
+    if number is not None and undone != number:
+        raise StaleGame(game, number)
+    db.session.add_all(
+        Change(
+            game_id=game.id,
+            action="undone",
+            round_number=undone,
+            player=hand.player,
+            old_value=mapping.describe_hand(hand),
+            device=device,
+        )
+        for hand in result.hands
+    )
+    db.session.delete(_round_row(game, undone))
+    for player in game.players:
+        # A late arrival who joined after the undone round plays it when it is recorded again.
+        player.joined_round = min(player.joined_round, undone)
+    _finish_if_over(game, snapshot, list(snapshot.results[:-1]))
+    commit(game)
+    return undone
+
+
+@unit_of_work
+def end_game(game: Game, *, device: str | None = None) -> None:
+    """End the game now, as the table agreed; the standings are final from here."""
+    if game.ended_early or game.finished_at is not None:
+        return
+    snapshot = current(game)
+    game.ended_early = True
+    game.finished_at = utcnow()
+    state = core.game_state(snapshot.setup, list(snapshot.results), ended_early=True)
+    _store_final_figures(game, state)
+    db.session.add(Change(game_id=game.id, action="ended", device=device))
+    commit(game)
+
+
+def _round_row(game: Game, number: int) -> Round:
+    """Round `number` of the game as an object, with its hands and penalties, to change it."""
+    return db.session.execute(
+        select(Round)
+        .where(Round.game_id == game.id, Round.number == number)
+        .options(selectinload(Round.hands), selectinload(Round.penalties))
+    ).scalar_one()
+
+
+def _finish_if_over(
+    game: Game, before: Snapshot, results: Sequence[core.RoundResult]
+) -> core.GameState:
+    """Mark the game finished (or not) once its rounds are `results`, and keep each seat's
+    final figures in step; the game's new state."""
+    state = core.game_state(before.setup, list(results), ended_early=game.ended_early)
+    if state.finished and game.finished_at is None:
+        game.finished_at = utcnow()
+    elif not state.finished:
+        game.finished_at = None
+    if state.finished or before.state.finished:
+        _store_final_figures(game, state)
+    return state
+
+
+def _store_final_figures(game: Game, state: core.GameState) -> None:
+    figures = mapping.final_figures(state)
+    for player in game.players:
+        mine = figures.get(player.name, {})
+        for name in mapping.FIGURES:
+            setattr(player, name, mine.get(name))
