@@ -373,9 +373,7 @@ def test_a_save_that_loses_the_race_inside_the_service_is_412(client, app, game,
     def other_phone_first(found, entry, **kwargs):
         with db.engine.begin() as other_phone:
             other_phone.execute(
-                update(Game.__table__)
-                .where(Game.id == found.id)
-                .values(version=Game.version + 1)
+                update(Game.__table__).where(Game.id == found.id).values(version=Game.version + 1)
             )
         return real(found, entry, **kwargs)
 
