@@ -1,7 +1,7 @@
 """Club pages: my clubs, a club's page and settings, members and invites, the roster, club games,
 the public page, and moving a quick game into a club.
 
-Views are thin: check who asks (clubs.access), read the form, call one service, flash, redirect.
+Views are thin: check who asks (access), read the form, call one service, flash, redirect.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from scorekeeper import core
+from scorekeeper.access import club_for, signed_in_user
 from scorekeeper.clubs import bp
-from scorekeeper.clubs.access import club_for, signed_in_user
 from scorekeeper.clubs.forms import (
     ClubForm,
     ClubSetupForm,

@@ -26,9 +26,9 @@ from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import core
+from scorekeeper.access import game_for_device, game_for_share
 from scorekeeper.devices import current_device
 from scorekeeper.games import bp
-from scorekeeper.games.access import game_for_device, game_for_share
 from scorekeeper.games.forms import SetupForm, entry_from_form, fill_form, round_form_class
 from scorekeeper.games.presenters import (
     Sheet,

@@ -1,7 +1,7 @@
 """Club night pages: the club's nights, starting a night, the night's live page, late arrivals
 and the club's late-arrival rule.
 
-Views are thin: check who asks (clubs.access, games.access), read the form, call one service,
+Views are thin: check who asks (access), read the form, call one service,
 flash, redirect.
 """
 
@@ -25,9 +25,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
-from scorekeeper.clubs.access import club_for
+from scorekeeper.access import club_for, game_for_device
 from scorekeeper.devices import current_device
-from scorekeeper.games.access import game_for_device
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Club, ClubNight
 from scorekeeper.nights import bp
