@@ -28,8 +28,9 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper import core
 from scorekeeper.access import game_for_device, game_for_share
 from scorekeeper.devices import current_device
+from scorekeeper.forms import SetupForm
 from scorekeeper.games import bp
-from scorekeeper.games.forms import SetupForm, entry_from_form, fill_form, round_form_class
+from scorekeeper.games.forms import entry_from_form, fill_form, round_form_class
 from scorekeeper.games.presenters import (
     Sheet,
     apply_problems,
