@@ -41,6 +41,7 @@ from scorekeeper.nights.forms import (
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
+from scorekeeper.services import roster as roster_service
 from scorekeeper.services.nights import NightError
 
 
@@ -137,7 +138,7 @@ def new(club_id: int) -> ResponseReturnValue:
     rows = guest_rows_from(request.form.get("guest_rows"))
     if request.form.get("add_guest"):
         rows = min(rows + 1, MAX_GUEST_ROWS)
-    form = night_form_class(club_service.active_roster(club), rows)()
+    form = night_form_class(roster_service.active_roster(club), rows)()
     form.guest_rows.data = str(rows)
     if not form.is_submitted() or form.add_guest.data:
         return _render_new(club, role, form)
