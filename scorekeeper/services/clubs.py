@@ -113,18 +113,26 @@ def default_rules(club: Club) -> core.GameRules:
 # Creating and setting up a club ----------------------------------------------------------------
 
 
-def _club_name(raw: object) -> str:
+def checked_name(
+    raw: object, most: int, field: str, empty: tuple[str, str], too_long: tuple[str, str]
+) -> str:
+    """A name as stored, refused with the (code, message) `empty` or `too_long` problem."""
     name = core.clean_name(raw)
     if not name:
-        refuse("club_name_empty", N_("Give the club a name."), "name")
-    if len(name) > MAX_CLUB_NAME:
-        refuse(
-            "club_name_long",
-            N_("A club name can be at most %(max)s characters."),
-            "name",
-            max=MAX_CLUB_NAME,
-        )
+        refuse(*empty, field)
+    if len(name) > most:
+        refuse(*too_long, field, max=most)
     return name
+
+
+def _club_name(raw: object) -> str:
+    return checked_name(
+        raw,
+        MAX_CLUB_NAME,
+        "name",
+        ("club_name_empty", N_("Give the club a name.")),
+        ("club_name_long", N_("A club name can be at most %(max)s characters.")),
+    )
 
 
 def create_club(user: User, name: str) -> Club:

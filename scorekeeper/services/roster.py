@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from sqlalchemy import func, select, update
 
-from scorekeeper import core
 from scorekeeper.core import N_
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Game, Player, RosterPlayer, User
 from scorekeeper.services import clubs as club_service
-from scorekeeper.services.clubs import refuse
+from scorekeeper.services.clubs import checked_name, refuse
 
 MAX_NAME = 40
 
@@ -68,17 +67,13 @@ def linked_account(entry: RosterPlayer) -> User | None:
 
 def _valid_name(raw: object) -> str:
     """A roster name as stored, refused if empty or too long."""
-    name = core.clean_name(raw)
-    if not name:
-        refuse("roster_name_empty", N_("Type the player's name."), "display_name")
-    if len(name) > MAX_NAME:
-        refuse(
-            "roster_name_long",
-            N_("A name can be at most %(max)s characters."),
-            "display_name",
-            max=MAX_NAME,
-        )
-    return name
+    return checked_name(
+        raw,
+        MAX_NAME,
+        "display_name",
+        ("roster_name_empty", N_("Type the player's name.")),
+        ("roster_name_long", N_("A name can be at most %(max)s characters.")),
+    )
 
 
 def _free_name(club: Club, raw: object, *, other_than: int | None = None) -> str:
