@@ -15,6 +15,7 @@ from flask import Response, jsonify, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper import core
+from scorekeeper.access import club_game_access, may_score
 from scorekeeper.api import bp, parse, serialise
 from scorekeeper.api.openapi import document
 from scorekeeper.models import Game, User, etag_of
@@ -121,10 +122,10 @@ def _club_access(game: Game, account: User | None, *, edit: bool) -> None:
         raise ApiError(
             403, {"error": _("This is a club game: use a club member's personal API token.")}
         )
-    role = club_service.role_in(account, game.club_id)
-    if role is None:
+    access = club_game_access(club_service.role_in(account, game.club_id))
+    if access is None:
         raise ApiError(403, {"error": _("Only the club's members can open this game.")})
-    if edit and not club_service.at_least(role, "scorer"):
+    if edit and access != "edit":
         raise ApiError(403, {"error": _("Recording scores needs a scorer or owner of the club.")})
 
 
@@ -216,8 +217,7 @@ def create_game() -> Response:
     creator = _club_creator() if data.get("club_id") is not None else None
     wanted = parse.game_request(data)
     if wanted.club_id is not None:
-        role = club_service.role_in(creator, wanted.club_id)
-        if not club_service.at_least(role, "scorer"):
+        if not may_score(club_service.role_in(creator, wanted.club_id)):
             raise ApiError(
                 403, {"error": _("Only the club's scorers and owners can create its games.")}
             )

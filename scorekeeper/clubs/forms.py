@@ -11,7 +11,7 @@ from wtforms import BooleanField, SelectChoice, SelectField, StringField, Submit
 from wtforms.validators import Length
 
 from scorekeeper import core
-from scorekeeper.games.forms import SetupForm
+from scorekeeper.forms import SetupForm, optional_id
 from scorekeeper.services.clubs import DEFAULT_INVITE_DAYS, INVITE_DAYS
 
 ROLE_LABELS = {
@@ -22,12 +22,6 @@ ROLE_LABELS = {
 
 def _role_choices() -> list[SelectChoice]:
     return [SelectChoice(role, label) for role, label in ROLE_LABELS.items()]
-
-
-def _optional_id(value: object) -> int | None:
-    """'' -> None, '12' -> 12 (anything else: None, and the choices check reports it)."""
-    text = str(value or "")
-    return int(text) if text.isdecimal() and len(text) < 10 else None
 
 
 class ClubForm(FlaskForm):
@@ -100,7 +94,7 @@ class RoleForm(FlaskForm):
 class TransferForm(FlaskForm):
     """The owner hands the club to another member."""
 
-    user_id = SelectField(_l("New owner"), coerce=_optional_id, choices=[])
+    user_id = SelectField(_l("New owner"), coerce=optional_id, choices=[])
     submit = SubmitField(_l("Transfer ownership"))
 
 
@@ -110,7 +104,7 @@ class InviteForm(FlaskForm):
     role = SelectField(_l("Joins as"), choices=_role_choices(), default="viewer")
     days = SelectField(
         _l("Link works for"),
-        coerce=_optional_id,
+        coerce=optional_id,
         choices=[
             SelectChoice(days, _l("1 day") if days == 1 else _l("%(n)s days", n=days))
             for days in INVITE_DAYS
@@ -124,7 +118,7 @@ class RosterPlayerForm(FlaskForm):
     """A roster entry: display name and, optionally, a member's account."""
 
     display_name = StringField(_l("Name"), validators=[Length(max=200)])
-    user_id = SelectField(_l("Member's account"), coerce=_optional_id, choices=[])
+    user_id = SelectField(_l("Member's account"), coerce=optional_id, choices=[])
     submit = SubmitField(_l("Save"))
 
     def set_members(self, members, linked=None) -> None:
@@ -139,8 +133,8 @@ class RosterPlayerForm(FlaskForm):
 class MergeForm(FlaskForm):
     """Two roster entries that are the same person."""
 
-    keep = SelectField(_l("Keep"), coerce=_optional_id, choices=[])
-    drop = SelectField(_l("Merge into it (then archived)"), coerce=_optional_id, choices=[])
+    keep = SelectField(_l("Keep"), coerce=optional_id, choices=[])
+    drop = SelectField(_l("Merge into it (then archived)"), coerce=optional_id, choices=[])
     submit = SubmitField(_l("Merge"))
 
     def set_roster(self, entries) -> None:
@@ -175,6 +169,6 @@ class MoveGameForm(FlaskForm):
     """Move a quick game into one of the clubs where this person scores."""
 
     club_id = SelectField(
-        _l("Move this game to a club"), coerce=_optional_id, choices=[], validate_choice=False
+        _l("Move this game to a club"), coerce=optional_id, choices=[], validate_choice=False
     )
     submit = SubmitField(_l("Move to this club"))

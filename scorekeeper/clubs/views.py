@@ -1,7 +1,7 @@
 """Club pages: my clubs, a club's page and settings, members and invites, the roster, club games,
 the public page, and moving a quick game into a club.
 
-Views are thin: check who asks (clubs.access), read the form, call one service, flash, redirect.
+Views are thin: check who asks (access), read the form, call one service, flash, redirect.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from scorekeeper import core
+from scorekeeper.access import club_for, signed_in_user
 from scorekeeper.clubs import bp
-from scorekeeper.clubs.access import club_for, signed_in_user
 from scorekeeper.clubs.forms import (
     ClubForm,
     ClubSetupForm,
@@ -28,9 +28,11 @@ from scorekeeper.clubs.forms import (
 from scorekeeper.devices import current_device
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Club, utcnow
+from scorekeeper.services import club_games as club_game_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import export as export_service
 from scorekeeper.services import games as game_service
+from scorekeeper.services import roster as roster_service
 from scorekeeper.services.clubs import ClubError
 
 # Where the core's problem fields show on the settings form ("set" is the domino set).
@@ -98,8 +100,8 @@ def detail(club_id: int) -> ResponseReturnValue:
         "clubs/detail.html",
         club=club,
         role=role,
-        games=club_service.games_of_club(club),
-        roster=club_service.active_roster(club),
+        games=club_game_service.games_of_club(club),
+        roster=roster_service.active_roster(club),
         members=club_service.members_of(club),
     )
 
@@ -343,7 +345,9 @@ def public(token: str) -> ResponseReturnValue:
     club = club_service.public_club(token)
     if club is None:
         abort(404)
-    return render_template("clubs/public.html", club=club, games=club_service.games_of_club(club))
+    return render_template(
+        "clubs/public.html", club=club, games=club_game_service.games_of_club(club)
+    )
 
 
 # Roster ----------------------------------------------------------------------------------------
@@ -358,7 +362,7 @@ def _render_roster(
     general: list[str] | None = None,
     status: int = 200,
 ) -> ResponseReturnValue:
-    roster = club_service.roster_of(club)
+    roster = roster_service.roster_of(club)
     members = club_service.members_of(club)
     add = add or RosterPlayerForm(formdata=None)
     add.set_members(members)
@@ -369,7 +373,7 @@ def _render_roster(
         club=club,
         role=role,
         roster=roster,
-        played=club_service.games_played(club),
+        played=roster_service.games_played(club),
         accounts={m.user_id: m.user.name for m in members},
         add=add,
         merge=merge,
@@ -393,7 +397,7 @@ def add_player(club_id: int) -> ResponseReturnValue:
     if not form.validate():
         return _render_roster(club, role, add=form, status=400)
     try:
-        entry = club_service.add_roster_player(club, form.display_name.data, form.user_id.data)
+        entry = roster_service.add_roster_player(club, form.display_name.data, form.user_id.data)
     except ClubError as error:
         general = _put_problems(form, error.problems)
         return _render_roster(club, role, add=form, general=general, status=422)
@@ -402,7 +406,7 @@ def add_player(club_id: int) -> ResponseReturnValue:
 
 
 def _entry_or_404(club: Club, entry_id: int):
-    entry = club_service.roster_entry(club, entry_id)
+    entry = roster_service.roster_entry(club, entry_id)
     if entry is None or entry.merged_into_id is not None:
         abort(404)
     return entry
@@ -415,13 +419,13 @@ def edit_player(club_id: int, entry_id: int) -> ResponseReturnValue:
     club, role = club_for(club_id, "scorer", next_url=back)
     entry = _entry_or_404(club, entry_id)
     form = RosterPlayerForm(data={"display_name": entry.display_name, "user_id": entry.user_id})
-    form.set_members(club_service.members_of(club), club_service.linked_account(entry))
+    form.set_members(club_service.members_of(club), roster_service.linked_account(entry))
     general: list[str] = []
     status = 400 if form.is_submitted() else 200
     if form.validate_on_submit():
         old = entry.display_name
         try:
-            club_service.update_roster_player(entry, form.display_name.data, form.user_id.data)
+            roster_service.update_roster_player(entry, form.display_name.data, form.user_id.data)
         except ClubError as error:
             general, status = _put_problems(form, error.problems), 422
         else:
@@ -444,7 +448,7 @@ def archive_player(club_id: int, entry_id: int) -> ResponseReturnValue:
     back = url_for("clubs.roster", club_id=club_id)
     club, _role = club_for(club_id, "scorer", next_url=back)
     entry = _entry_or_404(club, entry_id)
-    club_service.archive_roster_player(entry)
+    roster_service.archive_roster_player(entry)
     flash(_("%(name)s is archived: their games stay.", name=entry.display_name), "success")
     return redirect(back)
 
@@ -456,7 +460,7 @@ def unarchive_player(club_id: int, entry_id: int) -> ResponseReturnValue:
     club, _role = club_for(club_id, "scorer", next_url=back)
     entry = _entry_or_404(club, entry_id)
     try:
-        club_service.unarchive_roster_player(entry)
+        roster_service.unarchive_roster_player(entry)
     except ClubError as error:
         _flash_problems(error)
     else:
@@ -469,7 +473,7 @@ def merge_players(club_id: int) -> ResponseReturnValue:
     """Two roster entries are the same person: one keeps every game, the other is archived."""
     club, role = club_for(club_id, "scorer", next_url=url_for("clubs.roster", club_id=club_id))
     form = MergeForm()
-    form.set_roster(club_service.roster_of(club))
+    form.set_roster(roster_service.roster_of(club))
     if not form.validate() or form.keep.data is None or form.drop.data is None:
         for field in (form.keep, form.drop):
             if field.data is None and not field.errors:
@@ -478,7 +482,7 @@ def merge_players(club_id: int) -> ResponseReturnValue:
     keep = _entry_or_404(club, form.keep.data)
     drop = _entry_or_404(club, form.drop.data)
     try:
-        moved = club_service.merge_roster_players(keep, drop)
+        moved = roster_service.merge_roster_players(keep, drop)
     except ClubError as error:
         general = _put_problems(form, error.problems)
         return _render_roster(club, role, merge=form, general=general, status=422)
@@ -504,7 +508,7 @@ def _render_setup(club, role, form, general=None, status=200) -> ResponseReturnV
         role=role,
         form=form,
         general=general or [],
-        roster=club_service.active_roster(club),
+        roster=roster_service.active_roster(club),
         recommend_table=[list(row) for row in core.setup.RECOMMENDED],
     ), status
 
@@ -525,7 +529,7 @@ def new_game(club_id: int) -> ResponseReturnValue:
     if form.show_typed_number_errors():
         return _render_setup(club, role, form, status=422)
     try:
-        game = club_service.create_club_game(
+        game = club_game_service.create_club_game(
             club, form.player_names(), form.rules(), form.teams(), device=current_device()
         )
     except core.RuleError as error:
@@ -557,7 +561,7 @@ def move_game(game_id: int) -> ResponseReturnValue:
         flash(_("Choose the club to move the game to."), "error")
         return redirect(back)
     club, _role = club_for(form.club_id.data, "scorer", next_url=back)
-    moved = club_service.move_game_to_club(game, club)
+    moved = club_game_service.move_game_to_club(game, club)
     flash(_("The game now belongs to %(club)s.", club=club.name), "success")
     if moved.added:
         flash(

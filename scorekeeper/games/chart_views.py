@@ -15,8 +15,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.routing import BuildError
 
+from scorekeeper.access import image_source_for_device, image_source_for_share
 from scorekeeper.games import bp
-from scorekeeper.games.access import image_source_for_device, image_source_for_share
 from scorekeeper.services import charts as chart_service
 from scorekeeper.services.games import GameRef
 

@@ -22,10 +22,11 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from scorekeeper import core
+from scorekeeper.access import game_for_device, game_for_share
 from scorekeeper.devices import current_device
+from scorekeeper.forms import SetupForm
 from scorekeeper.games import bp
-from scorekeeper.games.access import game_for_device, game_for_share
-from scorekeeper.games.forms import SetupForm, entry_from_form, fill_form, round_form_class
+from scorekeeper.games.forms import entry_from_form, fill_form, round_form_class
 from scorekeeper.games.presenters import (
     apply_problems,
     hand_fields,

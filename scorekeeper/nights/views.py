@@ -1,7 +1,7 @@
 """Club night pages: the club's nights, starting a night, the night's live page, late arrivals
 and the club's late-arrival rule.
 
-Views are thin: check who asks (clubs.access, games.access), read the form, call one service,
+Views are thin: check who asks (access), read the form, call one service,
 flash, redirect.
 """
 
@@ -25,9 +25,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
-from scorekeeper.clubs.access import club_for
+from scorekeeper.access import club_for, game_for_device
 from scorekeeper.devices import current_device
-from scorekeeper.games.access import game_for_device
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Club, ClubNight
 from scorekeeper.nights import bp
@@ -42,6 +41,7 @@ from scorekeeper.nights.forms import (
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
+from scorekeeper.services import roster as roster_service
 from scorekeeper.services.nights import NightError
 
 
@@ -138,7 +138,7 @@ def new(club_id: int) -> ResponseReturnValue:
     rows = guest_rows_from(request.form.get("guest_rows"))
     if request.form.get("add_guest"):
         rows = min(rows + 1, MAX_GUEST_ROWS)
-    form = night_form_class(club_service.active_roster(club), rows)()
+    form = night_form_class(roster_service.active_roster(club), rows)()
     form.guest_rows.data = str(rows)
     if not form.is_submitted() or form.add_guest.data:
         return _render_new(club, role, form)

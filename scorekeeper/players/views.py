@@ -1,7 +1,7 @@
 """Player pages (club members only): a roster entry's record and chart, head-to-head between
 two entries, and the club's head-to-head matrix.
 
-Views are thin: check who asks (clubs.access), ask the players service, render. A merged entry's
+Views are thin: check who asks (access), ask the players service, render. A merged entry's
 address redirects to the entry it was merged into.
 """
 
@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_decimal, get_locale
 from flask_babel import gettext as _
 
-from scorekeeper.clubs.access import club_for
+from scorekeeper.access import club_for
 from scorekeeper.games.chart_views import svg_response
 from scorekeeper.models import RosterPlayer
 from scorekeeper.players import bp

@@ -13,7 +13,7 @@ from wtforms import DateField, RadioField, SelectChoice, SelectField, StringFiel
 from wtforms.validators import Length
 
 from scorekeeper import core
-from scorekeeper.games.forms import SetupForm
+from scorekeeper.forms import SetupForm, optional_id
 from scorekeeper.services.seasons import SeasonInput
 
 METHOD_LABELS = {
@@ -23,12 +23,6 @@ METHOD_LABELS = {
     core.SeasonMethod.GAMES_WON.value: _l("Games won (ties: lower average score per round)"),
     core.SeasonMethod.AVERAGE.value: _l("Average score per round (lowest first)"),
 }
-
-
-def _optional_id(value: object) -> int | None:
-    """'' -> None, '12' -> 12 (anything else: None, and the choices check reports it)."""
-    text = str(value or "")
-    return int(text) if text.isdecimal() and len(text) < 10 else None
 
 
 class DayField(DateField):
@@ -120,7 +114,7 @@ class SeasonForm(FlaskForm):
 class MoveGameForm(FlaskForm):
     """Move one of the season's games to another of the club's seasons."""
 
-    season_id = SelectField(_l("Move to"), coerce=_optional_id, choices=[])
+    season_id = SelectField(_l("Move to"), coerce=optional_id, choices=[])
     submit = SubmitField(_l("Move the game"))
 
     def set_seasons(self, seasons, current) -> None:

@@ -1,7 +1,7 @@
 """Season pages: a club's seasons, a new or changed season, the season page (standings, chart,
 attendance, games), moving a game, and the print view.
 
-Views are thin: check who asks (clubs.access), read the form, call one service, flash, redirect.
+Views are thin: check who asks (access), read the form, call one service, flash, redirect.
 """
 
 from __future__ import annotations
@@ -11,13 +11,12 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_date, ngettext
 from flask_babel import gettext as _
 
-from scorekeeper.clubs.access import club_for
+from scorekeeper.access import club_for, may_score
 from scorekeeper.games.chart_views import svg_response
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Club, Season, utcnow
 from scorekeeper.seasons import bp
 from scorekeeper.seasons.forms import MoveGameForm, SeasonForm
-from scorekeeper.services import clubs as club_service
 from scorekeeper.services import seasons as season_service
 from scorekeeper.services.seasons import SeasonError
 
@@ -135,7 +134,7 @@ def detail(club_id: int, season_id: int) -> ResponseReturnValue:
     club, role = club_for(club_id)
     season = _season_or_404(club, season_id)
     move = None
-    if club_service.at_least(role, "scorer"):
+    if may_score(role):
         seasons = season_service.seasons_of(club)
         if len(seasons) > 1:
             move = MoveGameForm(formdata=None)

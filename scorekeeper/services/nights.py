@@ -23,6 +23,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer, Season
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
+from scorekeeper.services import roster as roster_service
 
 MAX_TABLES = 12
 # Shuffled tables are kept to sizes that play well; a table set by hand follows the core's limits.
@@ -90,7 +91,7 @@ def shuffle_tables(seats: Sequence[Seat], tables: int, rng: random.Random) -> li
 def _resolve_seats(club: Club, seats: Sequence[Seat]) -> list[Seat]:
     """Each seat as its roster entry (a guest typed with a roster name is that player), each
     person once."""
-    roster = club_service.active_roster(club)
+    roster = roster_service.active_roster(club)
     by_id = {entry.id: entry for entry in roster}
     by_name = {entry.display_name.casefold(): entry for entry in roster}
     resolved: list[Seat] = []
@@ -396,7 +397,7 @@ def set_late_rule(club: Club, rule: object) -> None:
 def late_candidates(club: Club, game: Game) -> list[RosterPlayer]:
     """The active roster players not already at this game's table."""
     seated = {player.roster_player_id for player in game.players}
-    return [entry for entry in club_service.active_roster(club) if entry.id not in seated]
+    return [entry for entry in roster_service.active_roster(club) if entry.id not in seated]
 
 
 def add_late_player(
@@ -414,7 +415,7 @@ def add_late_player(
         _refuse("late_other_club", N_("This game belongs to another club."))
     seated = {player.roster_player_id for player in game.players}
     if roster_id is not None:
-        entry = club_service.roster_entry(club, roster_id)
+        entry = roster_service.roster_entry(club, roster_id)
         if entry is None or entry.archived or entry.merged_into_id is not None:
             _refuse(
                 "night_not_roster", N_("That player is not on the club's active roster."), "roster"
@@ -427,7 +428,7 @@ def add_late_player(
                 N_("Choose a player from the roster, or type a guest's name."),
                 "roster",
             )
-        by_name = {e.display_name.casefold(): e for e in club_service.active_roster(club)}
+        by_name = {e.display_name.casefold(): e for e in roster_service.active_roster(club)}
         entry = by_name.get(name.casefold())
     if entry is not None and entry.id in seated:
         _refuse(

@@ -14,6 +14,7 @@ from werkzeug.security import generate_password_hash
 from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Membership, RosterPlayer, User
+from scorekeeper.services import club_games as club_game_service
 from scorekeeper.services import clubs as club_service
 
 PASSWORD = "correct horse battery staple"
@@ -39,6 +40,21 @@ def sign_in(client, app: Flask, user_id: int) -> None:
     with client.session_transaction() as session:
         session["_user_id"] = session_id
         session["_fresh"] = True
+
+
+def club(club_id: int) -> Club:
+    """The club row (inside an application context)."""
+    return db.session.get(Club, club_id)
+
+
+def user(user_id: int) -> User:
+    """The account row (inside an application context)."""
+    return db.session.get(User, user_id)
+
+
+def codes(error) -> list[str]:
+    """The problem codes of a raised ClubError (a pytest.raises result)."""
+    return [problem.code for problem in error.value.problems]
 
 
 def make_club(app: Flask, owner_id: int, name: str = "Thursday Trains", **settings) -> int:
@@ -70,7 +86,7 @@ def make_club_game(app: Flask, club_id: int, players: list[str]) -> int:
     """A club game through the service (roster names match roster entries); returns its id."""
     with app.app_context():
         club = db.session.get(Club, club_id)
-        return club_service.create_club_game(club, players, core.GameRules()).id
+        return club_game_service.create_club_game(club, players, core.GameRules()).id
 
 
 def role_of(app: Flask, club_id: int, user_id: int) -> str | None:

@@ -1,4 +1,4 @@
-"""The authorization matrix (clubs.access): every club route that changes something, and the
+"""The authorization matrix (access): every club route that changes something, and the
 pages, for anonymous, viewer, scorer, owner and another club's owner.
 
 Signed out: sent to sign in. Not a member (another club's owner): 404, so a club's existence

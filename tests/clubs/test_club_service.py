@@ -1,4 +1,4 @@
-"""services.clubs: clubs, roles, invites, the roster, club games and moving quick games in."""
+"""services.clubs: clubs, roles, members and invites."""
 
 from __future__ import annotations
 
@@ -9,43 +9,11 @@ from sqlalchemy import select
 
 from scorekeeper import core
 from scorekeeper.extensions import db
-from scorekeeper.models import Club, Game, Invite, Player, RosterPlayer, User
+from scorekeeper.models import Invite
 from scorekeeper.services import clubs as club_service
-from scorekeeper.services import games as game_service
 from scorekeeper.services.clubs import ClubError
 
-from .helpers import add_member, add_roster, make_club, make_user
-
-
-@pytest.fixture
-def ctx(app):
-    with app.app_context():
-        yield
-
-
-@pytest.fixture
-def people(app):
-    return {name: make_user(app, name) for name in ("Olive", "Sam", "Vera", "Otto")}
-
-
-@pytest.fixture
-def club_id(app, people):
-    club = make_club(app, people["Olive"])
-    add_member(app, club, people["Sam"], "scorer")
-    add_member(app, club, people["Vera"], "viewer")
-    return club
-
-
-def club(club_id) -> Club:
-    return db.session.get(Club, club_id)
-
-
-def user(user_id) -> User:
-    return db.session.get(User, user_id)
-
-
-def codes(error: pytest.ExceptionInfo) -> list[str]:
-    return [problem.code for problem in error.value.problems]
+from .helpers import club, codes, make_club, user
 
 
 def roles(club_id) -> dict[str, str]:
@@ -130,6 +98,12 @@ def test_the_owner_cannot_leave_or_be_removed(app, club_id, people, ctx):
     assert roles(club_id) == {"Olive": "owner"}
 
 
+def test_clubs_to_move_into_are_those_where_one_scores(app, club_id, people, ctx):
+    make_club(app, people["Vera"], "Vera's")
+    assert [c.name for c in club_service.clubs_to_move_into(user(people["Vera"]))] == ["Vera's"]
+    assert [c.id for c in club_service.clubs_to_move_into(user(people["Sam"]))] == [club_id]
+
+
 # Invites ---------------------------------------------------------------------------------------
 
 
@@ -169,147 +143,3 @@ def test_invites_give_viewer_or_scorer_for_1_7_or_30_days(app, club_id, people, 
     with pytest.raises(ClubError):
         club_service.create_invite(club(club_id), user(people["Olive"]), role, days)
     assert db.session.execute(select(Invite)).first() is None
-
-
-# Roster ----------------------------------------------------------------------------------------
-
-
-def test_roster_names_are_unique_among_active_entries_in_any_case(app, club_id, ctx):
-    ana = club_service.add_roster_player(club(club_id), "  Ana ")
-    with pytest.raises(ClubError) as error:
-        club_service.add_roster_player(club(club_id), "ANA")
-    assert codes(error) == ["roster_name_taken"]
-    club_service.archive_roster_player(ana)
-    second = club_service.add_roster_player(club(club_id), "ana")
-    with pytest.raises(ClubError) as error:
-        club_service.unarchive_roster_player(ana)
-    assert codes(error) == ["roster_name_taken"]
-    assert [e.display_name for e in club_service.active_roster(club(club_id))] == ["ana"]
-    club_service.update_roster_player(second, "Ana B", None)
-    club_service.unarchive_roster_player(ana)
-    assert [e.display_name for e in club_service.active_roster(club(club_id))] == ["Ana", "Ana B"]
-
-
-@pytest.mark.parametrize("name", ["", "  ", "x" * 41])
-def test_roster_names_are_1_to_40_characters(app, club_id, ctx, name):
-    with pytest.raises(ClubError):
-        club_service.add_roster_player(club(club_id), name)
-
-
-def test_only_a_members_account_links_and_only_to_one_entry(app, club_id, people, ctx):
-    sam = club_service.add_roster_player(club(club_id), "Sam", people["Sam"])
-    assert sam.user_id == people["Sam"]
-    with pytest.raises(ClubError) as error:
-        club_service.add_roster_player(club(club_id), "Sammy", people["Sam"])
-    assert codes(error) == ["link_taken"]
-    with pytest.raises(ClubError) as error:
-        club_service.add_roster_player(club(club_id), "Otto", people["Otto"])
-    assert codes(error) == ["link_not_member"]
-    club_service.update_roster_player(sam, "Samuel", people["Sam"])
-    assert (sam.display_name, sam.user_id) == ("Samuel", people["Sam"])
-
-
-def test_a_rename_shows_in_every_game_of_the_club(app, club_id, ctx):
-    (ana,) = add_roster(app, club_id, "Ana")
-    game = club_service.create_club_game(club(club_id), ["ana", "Guest"], core.GameRules())
-    game_service.end_game(game_service.load_game(game.id))
-    club_service.update_roster_player(db.session.get(RosterPlayer, ana), "Anna", None)
-    (line,) = club_service.games_of_club(club(club_id))
-    assert line.players == ["Anna", "Guest"]
-    assert [p.name for p in db.session.get(Game, game.id).players] == ["Ana", "Guest"]
-
-
-def test_merge_moves_every_game_and_archives_the_second(app, club_id, ctx):
-    ana, anna, ann = (
-        db.session.get(RosterPlayer, i) for i in add_roster(app, club_id, "Ana", "Anna", "Ann")
-    )
-    first = club_service.create_club_game(club(club_id), ["Ana", "Bo"], core.GameRules())
-    second = club_service.create_club_game(club(club_id), ["Anna", "Bo"], core.GameRules())
-    club_service.merge_roster_players(anna, ann)
-    assert club_service.merge_roster_players(ana, anna) == 1
-    seats = db.session.execute(
-        select(Player.game_id, Player.roster_player_id).where(Player.name.like("An%"))
-    ).all()
-    assert sorted(seats) == [(first.id, ana.id), (second.id, ana.id)]
-    assert (anna.archived, anna.merged_into_id, ann.merged_into_id) == (True, ana.id, ana.id)
-    assert [e.display_name for e in club_service.roster_of(club(club_id))] == ["Ana"]
-    with pytest.raises(ClubError) as error:
-        club_service.merge_roster_players(ana, anna)
-    assert codes(error) == ["merge_merged"]
-
-
-def test_two_entries_that_played_together_cannot_be_merged(app, club_id, ctx):
-    ana, bo = (db.session.get(RosterPlayer, i) for i in add_roster(app, club_id, "Ana", "Bo"))
-    club_service.create_club_game(club(club_id), ["Ana", "Bo"], core.GameRules())
-    with pytest.raises(ClubError) as error:
-        club_service.merge_roster_players(ana, bo)
-    assert codes(error) == ["merge_same_game"]
-    assert str(error.value) == (
-        "Ana and Bo played in the same game, so they are two different people: "
-        "they cannot be merged."
-    )
-    assert not bo.archived
-    with pytest.raises(ClubError):
-        club_service.merge_roster_players(ana, ana)
-
-
-# Club games ------------------------------------------------------------------------------------
-
-
-def test_a_club_game_seats_roster_players_and_guests(app, club_id, ctx):
-    ana, gus = add_roster(app, club_id, "Ana", "Gus")
-    club_service.archive_roster_player(db.session.get(RosterPlayer, gus))
-    game = club_service.create_club_game(
-        club(club_id), ["ANA", "Gus", "Cy"], core.GameRules(set_size=9)
-    )
-    assert game.club_id == club_id
-    assert [(p.name, p.roster_player_id) for p in game.players] == [
-        ("Ana", ana),
-        ("Gus", None),
-        ("Cy", None),
-    ]
-
-
-def test_club_games_list_newest_first_with_status_and_winner(app, club_id, ctx):
-    add_roster(app, club_id, "Ana")
-    old = club_service.create_club_game(club(club_id), ["Ana", "Bo"], core.GameRules(rounds=1))
-    old = game_service.load_game(old.id)
-    entry = core.RoundEntry({"Ana": core.HandEntry(0), "Bo": core.HandEntry(9)}, out="Ana")
-    game_service.record_round(old, entry)
-    new = club_service.create_club_game(club(club_id), ["Cy", "Di"], core.GameRules())
-    lines = club_service.games_of_club(club(club_id))
-    assert [line.game.id for line in lines] == [new.id, old.id]
-    assert (lines[0].finished, lines[0].winners, lines[0].rounds_played) == (False, [], 0)
-    assert (lines[1].finished, lines[1].winners) == (True, ["Ana"])
-
-
-def test_moving_a_quick_game_matches_the_roster_and_adds_the_rest(app, club_id, people, ctx):
-    ana, gus = add_roster(app, club_id, "Ana", "Gus")
-    club_service.archive_roster_player(db.session.get(RosterPlayer, gus))
-    quick = game_service.create_game(["ana", "gus", "Zoe"], core.GameRules(), device="d" * 24)
-    version = quick.version
-    moved = club_service.move_game_to_club(quick, club(club_id))
-    assert (moved.matched, moved.added) == (["ana", "gus"], ["Zoe"])
-    zoe = db.session.execute(
-        select(RosterPlayer.id).where(RosterPlayer.display_name == "Zoe")
-    ).scalar_one()
-    assert [p.roster_player_id for p in quick.players] == [ana, gus, zoe]
-    assert (quick.club_id, quick.version) == (club_id, version + 1)
-    with pytest.raises(ClubError):
-        club_service.move_game_to_club(quick, club(club_id))
-
-
-def test_clubs_to_move_into_are_those_where_one_scores(app, club_id, people, ctx):
-    make_club(app, people["Vera"], "Vera's")
-    assert [c.name for c in club_service.clubs_to_move_into(user(people["Vera"]))] == ["Vera's"]
-    assert [c.id for c in club_service.clubs_to_move_into(user(people["Sam"]))] == [club_id]
-
-
-def test_a_link_stays_when_its_member_leaves(app, club_id, people, ctx):
-    sam = club_service.add_roster_player(club(club_id), "Sam", people["Sam"])
-    club_service.leave_club(club(club_id), user(people["Sam"]))
-    club_service.update_roster_player(sam, "Sam B", people["Sam"])
-    assert (sam.display_name, club_service.linked_account(sam).name) == ("Sam B", "Sam")
-    with pytest.raises(ClubError) as error:
-        club_service.update_roster_player(sam, "Sam B", people["Otto"])
-    assert codes(error) == ["link_not_member"]

@@ -9,8 +9,8 @@ import pytest
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
-from scorekeeper.services import clubs as club_service
 from scorekeeper.services import players as player_service
+from scorekeeper.services import roster as roster_service
 
 from .helpers import club_of, entry, play
 
@@ -57,7 +57,7 @@ def test_ana_record(app, league):
 def test_record_of_someone_with_no_games(app, league):
     with app.app_context():
         club = club_of(league.club)
-        (nobody,) = [e.id for e in [club_service.add_roster_player(club, "Nobody")]]
+        (nobody,) = [e.id for e in [roster_service.add_roster_player(club, "Nobody")]]
         record = player_service.player_record(club, nobody, {})
     assert (record.games, record.wins, record.best, record.last) == (0, 0, None, [])
     assert record.win_rate is None and record.average is None
@@ -140,7 +140,7 @@ def test_matrix_leaves_out_archived_and_merged(app, league):
     with app.app_context():
         club = club_of(league.club)
         entries = player_service.roster_entries(club)
-        club_service.archive_roster_player(entries[league.dee])
+        roster_service.archive_roster_player(entries[league.dee])
         matrix = player_service.head_to_head_matrix(club, player_service.roster_entries(club))
     assert [e.display_name for e in matrix.entries] == ["Ana", "Ben", "Cy"]
 
@@ -150,7 +150,7 @@ def test_merge_moves_the_record(app, league):
     with app.app_context():
         club = club_of(league.club)
         entries = player_service.roster_entries(club)
-        club_service.merge_roster_players(entries[league.ana], entries[annie])
+        roster_service.merge_roster_players(entries[league.ana], entries[annie])
         record = player_service.player_record(club, league.ana, names(league))
     # Annie's game (Annie 3 vs Dee 5, both one round... see play_as_annie) is Ana's now.
     assert record.games == 5

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from clubs.helpers import add_roster, as_, assert_sign_in_redirect
 
-from scorekeeper.services import clubs as club_service
 from scorekeeper.services import players as player_service
+from scorekeeper.services import roster as roster_service
 
 from .helpers import club_of, entry, play
 
@@ -103,7 +103,7 @@ def test_merged_entry_redirects(app, client, league):
     (annie,) = add_roster(app, league.club, "Annie")
     with app.app_context():
         entries = player_service.roster_entries(club_of(league.club))
-        club_service.merge_roster_players(entries[league.ana], entries[annie])
+        roster_service.merge_roster_players(entries[league.ana], entries[annie])
     as_(client, app, league.world, "viewer")
     response = client.get(player_url(league, annie))
     assert response.status_code == 302

@@ -10,8 +10,8 @@ import pytest
 from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Season
-from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
+from scorekeeper.services import roster as roster_service
 from scorekeeper.services import seasons as season_service
 
 from .helpers import TODAY, hand_worked_season, play, roster, update
@@ -114,9 +114,9 @@ def test_merged_roster_entries_count_under_the_entry_kept(app, world):
     assert before["Benny"].games == 1 and before["Ben"].games == 3
     with app.app_context():
         club = db.session.get(Club, world.club)
-        keep = club_service.roster_entry(club, ids["Ben"])
-        drop = club_service.roster_entry(club, benny["Benny"])
-        club_service.merge_roster_players(keep, drop)
+        keep = roster_service.roster_entry(club, ids["Ben"])
+        drop = roster_service.roster_entry(club, benny["Benny"])
+        roster_service.merge_roster_players(keep, drop)
     after = {row.name: row.line for row in table_of(app, season_id).lines}
     assert "Benny" not in after
     # Ben: 6 + 3 (1st of 4 in Benny's game) = 9 points, 4 games, 2 wins.
@@ -127,7 +127,9 @@ def test_a_renamed_roster_player_shows_under_the_new_name(app, world):
     season_id, ids, _games = hand_worked_season(app, world.club)
     with app.app_context():
         club = db.session.get(Club, world.club)
-        club_service.update_roster_player(club_service.roster_entry(club, ids["Di"]), "Diana", None)
+        roster_service.update_roster_player(
+            roster_service.roster_entry(club, ids["Di"]), "Diana", None
+        )
     assert [row.name for row in table_of(app, season_id).lines][-1] == "Diana"
 
 

@@ -328,11 +328,11 @@ def test_a_rename_a_merge_or_a_moved_game_draws_a_new_chart(app, client, world):
     seen = [client.get(url).data]
     with app.app_context():
         from scorekeeper.models import Club
-        from scorekeeper.services import clubs as club_service
+        from scorekeeper.services import roster as roster_service
 
         club = db.session.get(Club, world.club)
-        club_service.update_roster_player(
-            club_service.roster_entry(club, ids["Ben"]), "Benedict", None
+        roster_service.update_roster_player(
+            roster_service.roster_entry(club, ids["Ben"]), "Benedict", None
         )
     seen.append(client.get(url).data)
     assert b"Benedict (6)" in seen[-1]

@@ -1,14 +1,19 @@
-"""Who may see or score a game.
+"""Who may see or change what: clubs by role, games by club role or device (pages and API alike).
+
+A club belongs to its members: a signed-out visitor is sent to sign in (and back); a non-member
+gets 404, so a club's existence does not leak; a member whose role is too low gets 403.
 
 A quick game belongs to the devices that created it or opened its edit link (scorers) or share
 link (viewers). A club game belongs to the club: its scorers and owners score it, its viewers
 watch it, nobody else sees it (unless the owner made the club's page public: then read-only).
+The API answers in JSON with its own words, but asks `club_game_access` the same question.
 """
 
 from __future__ import annotations
 
-from flask import abort
-from flask_login import current_user
+from flask import abort, flash, redirect, request
+from flask_babel import gettext as _
+from flask_login import current_user, login_url
 
 from scorekeeper.devices import current_device
 from scorekeeper.extensions import db, login_manager
@@ -17,14 +22,64 @@ from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import GameRef
 
+# The rule --------------------------------------------------------------------------------------
+
+
+def club_game_access(role: str | None) -> str | None:
+    """What a club role allows with the club's games: 'edit' (a scorer or the owner scores
+    them), 'view' (a viewer watches them) or None (not a member)."""
+    if role is None:
+        return None
+    return "edit" if club_service.at_least(role, "scorer") else "view"
+
+
+def may_score(role: str | None) -> bool:
+    """True if this club role may score, set up or move the club's games."""
+    return club_game_access(role) == "edit"
+
+
+# Signed-in members -----------------------------------------------------------------------------
+
+
+def sign_in_first(next_url: str | None = None) -> None:
+    """Stop here and send a signed-out visitor to sign in, then back to `next_url` (for a POST,
+    the page the form was on: the form's own URL only answers POST)."""
+    if not login_manager.login_view:
+        abort(401)
+    # The same words as Flask-Login's own redirect (the game pages use that one).
+    flash(str(login_manager.login_message or _("Please sign in first.")), "info")
+    target = next_url or request.full_path.rstrip("?")
+    abort(redirect(login_url(login_manager.login_view, next_url=target)))
+
+
+def signed_in_user(next_url: str | None = None):
+    """The signed-in user, or a redirect to sign in."""
+    if not current_user.is_authenticated:
+        sign_in_first(next_url)
+    return current_user._get_current_object()
+
+
+def club_for(
+    club_id: int, needed: str = "viewer", *, next_url: str | None = None
+) -> tuple[Club, str]:
+    """The club and the visitor's role in it, if that role is at least `needed`."""
+    user = signed_in_user(next_url)
+    club = club_service.get_club(club_id)
+    role = club_service.role_in(user, club_id) if club is not None else None
+    if club is None or role is None:
+        abort(404)
+    if not club_service.at_least(role, needed):
+        abort(403)
+    return club, role
+
+
+# Games -----------------------------------------------------------------------------------------
+
 
 def access_to(game: Game | GameRef) -> str | None:
     """'edit', 'view' or None: what this visitor may do with the game."""
     if game.club_id is not None:
-        role = club_service.role_in(current_user, game.club_id)
-        if club_service.at_least(role, "scorer"):
-            return "edit"
-        return "view" if role is not None else None
+        return club_game_access(club_service.role_in(current_user, game.club_id))
     return game_service.device_access(current_device(), game)
 
 

@@ -1,0 +1,123 @@
+"""Club game use cases: the club's games list, a new club game, a quick game moved into a club.
+
+Players are named as the club's roster has them (services.roster).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from scorekeeper import core
+from scorekeeper.core import N_
+from scorekeeper.extensions import db
+from scorekeeper.models import Club, Game, RosterPlayer
+from scorekeeper.services import games as game_service
+from scorekeeper.services import roster as roster_service
+from scorekeeper.services.clubs import refuse
+from scorekeeper.services.roster import MAX_NAME
+
+
+@dataclass
+class ClubGame:
+    """A line of a club's games list: the game, its status, and names as the roster has them."""
+
+    game: Game
+    finished: bool
+    rounds_played: int
+    players: list[str]
+    winners: list[str] = field(default_factory=list)
+
+
+def games_of_club(club: Club, limit: int = 200) -> list[ClubGame]:
+    """The club's games, newest first, with status and winner (roster players by current name)."""
+    games = db.session.execute(
+        select(Game)
+        .where(Game.club_id == club.id)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(limit)
+        .options(selectinload(Game.players))
+    ).scalars()
+    current = roster_service.roster_names(club)
+    lines = []
+    for game in games:
+        snapshot = game_service.snapshot_of(game)
+        state = snapshot.state
+        name_of = {p.name: current.get(p.roster_player_id, p.name) for p in game.players}
+        teams = {
+            " & ".join(team): " & ".join(name_of[n] for n in team) for team in snapshot.setup.teams
+        }
+        lines.append(
+            ClubGame(
+                game=game,
+                finished=state.finished,
+                rounds_played=state.rounds_played,
+                players=[name_of[p.name] for p in game.players],
+                winners=[name_of.get(w) or teams.get(w, w) for w in state.winners],
+            )
+        )
+    return lines
+
+
+def create_club_game(
+    club: Club,
+    players: Sequence[str],
+    rules: core.GameRules,
+    teams: Sequence[Sequence[str]] = (),
+    *,
+    device: str | None = None,
+) -> Game:
+    """A club game: a name matching an active roster player (any case) is that player, spelt as
+    the roster has it; any other name is a guest. Raises core.RuleError like create_game."""
+    by_name = {entry.display_name.casefold(): entry for entry in roster_service.active_roster(club)}
+    names: list[str] = []
+    roster_ids: list[int | None] = []
+    for raw in players:
+        name = core.clean_name(raw)
+        entry = by_name.get(name.casefold())
+        names.append(entry.display_name if entry is not None else name)
+        roster_ids.append(entry.id if entry is not None else None)
+    spelt = {name.casefold(): name for name in names}
+    teams = [[spelt.get(core.clean_name(m).casefold(), m) for m in team] for team in teams]
+    return game_service.create_game(
+        names, rules, teams, device=device, club_id=club.id, roster_ids=roster_ids
+    )
+
+
+@dataclass
+class MovedGame:
+    """A quick game moved into a club: which players matched the roster, which were added."""
+
+    game: Game
+    matched: list[str]
+    added: list[str]
+
+
+def move_game_to_club(game: Game, club: Club) -> MovedGame:
+    """Make a quick game a club game. Each player is matched to a roster entry by name (any
+    case; an active entry first, else an archived one); the others become new roster entries."""
+    if game.club_id is not None:
+        refuse("game_in_club", N_("This game already belongs to a club."))
+    by_name: dict[str, RosterPlayer] = {}
+    for entry in sorted(roster_service.roster_of(club), key=lambda e: (e.archived, -e.id)):
+        by_name.setdefault(entry.display_name.casefold(), entry)
+    matched: list[str] = []
+    added: list[str] = []
+    for player in game.players:
+        entry = by_name.get(player.name.casefold())
+        if entry is None:
+            entry = RosterPlayer(club_id=club.id, display_name=player.name[:MAX_NAME])
+            db.session.add(entry)
+            db.session.flush()
+            by_name[player.name.casefold()] = entry
+            added.append(player.name)
+        else:
+            matched.append(player.name)
+        player.roster_player_id = entry.id
+    game.club_id = club.id
+    # Who may see it changed: the game moves to a new version (services/games/versions.py).
+    db.session.commit()
+    return MovedGame(game, matched, added)

@@ -1,0 +1,110 @@
+"""Blueprints stand alone: no blueprint package imports another (STYLE.md, habit 14).
+
+Shared access rules, forms and responses live outside them (scorekeeper.access, .forms, ...).
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import scorekeeper
+
+PACKAGE = Path(scorekeeper.__file__).parent
+BLUEPRINTS = ("games", "clubs", "accounts", "seasons", "nights", "players", "api", "main", "errors")
+# (importing blueprint, imported module) pairs tolerated for now.
+ALLOWED = {
+    # svg_response: being moved to a shared module.
+    ("players", "scorekeeper.games.chart_views"),
+    ("seasons", "scorekeeper.games.chart_views"),
+}
+
+
+def imported_names(path: Path, package: str) -> set[str]:
+    """Every name a file imports, anywhere in it (functions too), as a dotted path:
+    `from a.b import c` gives `a.b.c` (c may be a module or a name in it); relative imports are
+    made absolute from `package`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                module = f"{base}.{node.module}" if node.module else base
+            else:
+                module = node.module or ""
+            found |= {f"{module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def blueprint_of(name: str) -> str | None:
+    """The blueprint package an imported name belongs to, or None."""
+    parts = name.split(".")
+    if len(parts) >= 2 and parts[0] == "scorekeeper" and parts[1] in BLUEPRINTS:
+        return parts[1]
+    return None
+
+
+def crossings() -> set[tuple[str, str, str]]:
+    """(file, importing blueprint, imported name) for each import from another blueprint."""
+    found: set[tuple[str, str, str]] = set()
+    for blueprint in BLUEPRINTS:
+        for path in sorted((PACKAGE / blueprint).rglob("*.py")):
+            rel = path.relative_to(PACKAGE.parent).with_suffix("")
+            package = ".".join(rel.parts if rel.name == "__init__" else rel.parts[:-1])
+            for name in imported_names(path, package):
+                other = blueprint_of(name)
+                if other is not None and other != blueprint:
+                    found.add((str(path.relative_to(PACKAGE.parent)), blueprint, name))
+    return found
+
+
+def within(name: str, module: str) -> bool:
+    """True if the imported name is the module or something in it."""
+    return name == module or name.startswith(module + ".")
+
+
+def test_every_blueprint_is_checked():
+    for blueprint in BLUEPRINTS:
+        assert (PACKAGE / blueprint / "__init__.py").is_file()
+
+
+def test_no_blueprint_imports_another():
+    found = sorted(
+        (file, name)
+        for file, who, name in crossings()
+        if not any(who == tolerated and within(name, module) for tolerated, module in ALLOWED)
+    )
+    assert found == []
+
+
+def test_every_allowed_crossing_still_exists():
+    # A tolerated import that is gone must leave the list too, or the list would hide the next.
+    found = crossings()
+    gone = {
+        (tolerated, module)
+        for tolerated, module in ALLOWED
+        if not any(who == tolerated and within(name, module) for _file, who, name in found)
+    }
+    assert gone == set()
+
+
+@pytest.mark.parametrize(
+    ("source", "package", "expected"),
+    [
+        ("from scorekeeper.games.forms import SetupForm\n", "scorekeeper.clubs", True),
+        ("from scorekeeper import games\n", "scorekeeper.clubs", True),
+        ("import scorekeeper.games.access\n", "scorekeeper.clubs", True),
+        ("def f():\n    from ..games import access\n", "scorekeeper.clubs", True),
+        ("from . import forms\nfrom .forms import ClubForm\n", "scorekeeper.clubs", False),
+        ("from scorekeeper.access import club_for\n", "scorekeeper.clubs", False),
+    ],
+)
+def test_the_check_sees_an_import_of_another_blueprint(tmp_path, source, package, expected):
+    sample = tmp_path / "sample.py"
+    sample.write_text(source)
+    names = imported_names(sample, package)
+    assert any(blueprint_of(name) not in (None, "clubs") for name in names) is expected
