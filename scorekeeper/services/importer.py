@@ -1,8 +1,8 @@
 """A club export (the JSON of export_json.py) made into a new club, in one transaction.
 
-The file is read with limits (size, nesting), checked against its schema (import_schema.py),
-and every round goes through the same rules as a live save (import_rules.py): anything wrong
-refuses the whole file and nothing is saved.
+The file is read with limits (size, nesting), checked against its schema (import_schema.py)
+and for references (import_refs.py), and every round goes through the same rules as a live
+save (import_rules.py): anything wrong refuses the whole file and nothing is saved.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.services.accounts import normalise_email
 from scorekeeper.services.export_json import Refs
+from scorekeeper.services.import_refs import check_references
 from scorekeeper.services.import_rules import check_game_rules
 from scorekeeper.services.import_schema import ImportProblem, check_document
 
@@ -158,41 +159,30 @@ def _users(doc: Mapping[str, Any]) -> tuple[dict[str, User], list[str]]:
     return by_email, created
 
 
+def _columns(entry: Mapping[str, Any], *other: str) -> dict[str, Any]:
+    """A document entry's fields that are its row's columns as they are (`other`: the fields
+    that are references, or rows of their own)."""
+    return {key: value for key, value in entry.items() if key not in other}
+
+
 def _import_game(doc_game: Mapping[str, Any], club: Club, refs: Refs, index: int) -> Game:
     """One game with its players, rounds, hands, penalties and history, its rounds checked and
     scored by the rules (flushed, not committed); ImportProblem if a round breaks them."""
     game = Game(
         club_id=club.id,
-        created_at=doc_game["created_at"],
-        updated_at=doc_game["updated_at"],
-        ended_early=doc_game["ended_early"],
-        finished_at=doc_game["finished_at"],
-        version=doc_game["version"],
-        edit_token=doc_game["edit_token"],
-        view_token=doc_game["view_token"],
-        created_by=doc_game["created_by"],
+        **_columns(doc_game, "rules", "season", "club_night", "players", "rounds", "history"),
         season_id=refs.of(refs.seasons, doc_game["season"]),
         club_night_id=refs.of(refs.nights, doc_game["club_night"]),
-        table_number=doc_game["table_number"],
         **doc_game["rules"],
     )
     # In seating order, as the game is read back: the core seats players in this order.
     game.players = [
-        Player(
-            **{key: value for key, value in p.items() if key != "roster"},
-            roster_player_id=refs.of(refs.roster, p["roster"]),
-        )
+        Player(**_columns(p, "roster"), roster_player_id=refs.of(refs.roster, p["roster"]))
         for p in sorted(doc_game["players"], key=lambda p: p["seat"])
     ]
     game.round_rows = [
         Round(
-            number=r["number"],
-            engine=r["engine"],
-            out_seat=r["out_seat"],
-            blocked=r["blocked"],
-            version=r["version"],
-            created_at=r["created_at"],
-            updated_at=r["updated_at"],
+            **_columns(r, "hands", "penalties"),
             hands=[Hand(**hand) for hand in r["hands"]],
             penalties=[Penalty(**penalty) for penalty in r["penalties"]],
         )
@@ -211,42 +201,25 @@ def _import(doc: Mapping[str, Any]) -> tuple[Club, list[str]]:
     returns the club and the emails of the accounts it created."""
     users, created = _users(doc)
     source = doc["club"]
-    club = Club(
-        name=source["name"],
-        created_at=source["created_at"],
-        public=source["public"],
-        public_token=source["public_token"],
-        **source["rules"],
-    )
+    club = Club(**_columns(source, "rules"), **source["rules"])
     db.session.add(club)
     db.session.flush()
     db.session.add_all(
         Membership(
-            club_id=club.id,
-            user_id=users[normalise_email(m["user"])].id,
-            role=m["role"],
-            joined_at=m["joined_at"],
+            club_id=club.id, user_id=users[normalise_email(m["user"])].id, **_columns(m, "user")
         )
         for m in doc["members"]
     )
     db.session.add_all(
         Invite(
             club_id=club.id,
-            token=i["token"],
-            role=i["role"],
             created_by=users[normalise_email(i["created_by"])].id if i["created_by"] else None,
-            created_at=i["created_at"],
-            expires_at=i["expires_at"],
-            revoked_at=i["revoked_at"],
+            **_columns(i, "created_by"),
         )
         for i in doc["invites"]
     )
     seasons = {
-        entry["ref"]: Season(
-            club_id=club.id,
-            **{key: value for key, value in entry.items() if key not in ("ref", "rules")},
-            **entry["rules"],
-        )
+        entry["ref"]: Season(club_id=club.id, **_columns(entry, "ref", "rules"), **entry["rules"])
         for entry in doc["seasons"]
     }
     db.session.add_all(seasons.values())
@@ -255,9 +228,7 @@ def _import(doc: Mapping[str, Any]) -> tuple[Club, list[str]]:
         entry["ref"]: ClubNight(
             club_id=club.id,
             season_id=seasons[entry["season"]].id if entry["season"] is not None else None,
-            name=entry["name"],
-            played_on=entry["played_on"],
-            created_at=entry["created_at"],
+            **_columns(entry, "ref", "season"),
         )
         for entry in doc["club_nights"]
     }
@@ -267,10 +238,8 @@ def _import(doc: Mapping[str, Any]) -> tuple[Club, list[str]]:
         user = users[normalise_email(entry["user"])] if entry["user"] else None
         roster[entry["ref"]] = RosterPlayer(
             club_id=club.id,
-            display_name=entry["display_name"],
             user_id=user.id if user else None,
-            archived=entry["archived"],
-            created_at=entry["created_at"],
+            **_columns(entry, "ref", "user", "merged_into"),
         )
     db.session.add_all(roster.values())
     db.session.flush()
@@ -290,6 +259,7 @@ def _import(doc: Mapping[str, Any]) -> tuple[Club, list[str]]:
 def import_club(data: object) -> ImportReport:
     """Import a club export as a new club, all or nothing; ImportProblem if it cannot be."""
     doc = check_document(data)
+    check_references(doc)
     taken = _taken_tokens(doc)
     if taken:
         raise ImportProblem(

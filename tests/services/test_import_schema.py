@@ -19,11 +19,6 @@ def _drop(key):
     return change
 
 
-def _second_game_reuses_first_token(doc):
-    doc["games"][1]["edit_token"] = doc["games"][0]["edit_token"]
-    return doc
-
-
 HAND = ("games", 0, "rounds", 0, "hands", 0)
 JUNK = [
     (lambda doc: [doc], "expected a JSON object"),
@@ -39,33 +34,20 @@ JUNK = [
     (set_at((*HAND, "pips"), 12.0), "hands[0].pips: expected a whole number"),
     (set_at((*HAND, "tiles"), 5), "hands[0].tiles: expected text or null"),
     (set_at(("version",), True), "Unsupported export version True"),
-    (set_at(("games", 0, "rounds", 2, "number"), 5), "rounds[2].number: expected round 3"),
     (set_at(("games", 0, "finished_at"), "soon"), "finished_at: 'soon' is not an ISO 8601"),
     (set_at(("invites", 0, "created_by"), 5), "created_by: expected text or null"),
-    (set_at((*HAND, "seat"), 9), "hands[0].seat: no player sits there"),
     (set_at((*HAND, "went_out"), "no"), "went_out: expected true or false"),
-    (set_at(("games", 0, "rounds", 1, "number"), 1), "games[0].rounds: number 1 appears twice"),
     (set_at(("games", 0, "created_at"), "yesterday"), "'yesterday' is not an ISO 8601"),
     (set_at(("games", 0, "rules", "game_type"), "poker"), "'poker' is not one of"),
-    (set_at(("games", 0, "players", 0, "roster"), 99), "players[0].roster: 99 is not a ref"),
     (set_at(("games", 0, "players", 1, "name"), "x" * 41), "longer than 40 characters"),
     (set_at(("games", 0, "history"), {}), "games[0].history: expected a list"),
     (set_at(("members", 0, "role"), "admin"), "members[0].role: 'admin' is not one of"),
-    (set_at(("members", 0, "user"), "nobody@example.org"), "is not in users"),
     (set_at(("users", 0, "email"), "not-an-email"), "is not an email address"),
-    (set_at(("roster", 0, "merged_into"), 99), "roster[0].merged_into: 99 is not another"),
-    (set_at(("roster", 0, "merged_into"), 1), "is not another roster ref"),
-    (set_at(("roster", 1, "ref"), 1), "roster: ref 1 appears twice"),
     (set_at(("club", "name"), "a\x00b"), "club.name: holds a NUL character"),
     (set_at(("club", "public_token"), ""), "a token cannot be empty"),
     (set_at(("club", "rules", "late_rule"), "never"), "'never' is not one of highest"),
     (set_at(("seasons", 0, "starts_on"), "spring"), "seasons[0].starts_on: 'spring' is not"),
-    (set_at(("seasons", 1, "ref"), 1), "seasons: ref 1 appears twice"),
-    (set_at(("club_nights", 0, "season"), 7), "club_nights[0].season: 7 is not a ref"),
-    (set_at(("games", 0, "season"), 7), "games[0].season: 7 is not a season ref"),
-    (set_at(("games", 0, "club_night"), 7), "games[0].club_night: 7 is not a club night ref"),
     (set_at((*HAND, "late"), None), "hands[0].late: expected true or false"),
-    (_second_game_reuses_first_token, "appears twice"),
 ]
 
 

@@ -134,6 +134,24 @@ def test_a_failure_halfway_leaves_nothing_behind(app, document, monkeypatch):
         assert counts() == before
 
 
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("games", 0, "players", 0, "roster"), 99, "games[0].players[0].roster: 99 is not a ref"),
+        (("games", 0, "rounds", 0, "hands", 0, "pips"), "12", "pips: expected a whole number"),
+    ],
+)
+def test_a_file_of_the_wrong_shape_is_refused_and_nothing_saved(
+    app, document, path, value, message
+):
+    with app.app_context():
+        before = counts()
+        with pytest.raises(importer.ImportProblem) as raised:
+            importer.import_club(set_at(path, value)(document))
+        assert message in str(raised.value)
+        assert counts() == before
+
+
 # Every round through the rules --------------------------------------------------------------
 
 HOUSE = ("games", 0)
