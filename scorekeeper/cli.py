@@ -1,13 +1,13 @@
 """Flask command-line commands for this project (the `db` group comes from Flask-Migrate)."""
 
-import json
-from typing import TextIO
+from typing import BinaryIO
 
 import click
 import flask_migrate
 from flask.cli import with_appcontext
 
-from scorekeeper.services import export as export_service
+from scorekeeper.services import accounts as account_service
+from scorekeeper.services import export_csv, export_json, importer
 
 
 @click.command("init-db")
@@ -43,9 +43,9 @@ def export_club_command(club_id: int, fmt: str, output: str | None) -> None:
     """
     try:
         if fmt == "json":
-            text = export_service.dumps(export_service.export_club_json(club_id))
+            text = export_json.dumps(export_json.export_club_json(club_id))
         else:
-            text = export_service.export_club_csv(club_id)
+            text = export_csv.export_club_csv(club_id)
     except LookupError as error:
         raise click.ClickException(str(error)) from None
     if output is None:
@@ -71,21 +71,22 @@ _COUNTED = (
 
 
 @click.command("import-club")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("file", type=click.File("rb"))
 @with_appcontext
-def import_club_command(file: TextIO) -> None:
+def import_club_command(file: BinaryIO) -> None:
     """Import a club from FILE (the JSON of export-club; - reads standard input).
 
     The club, its members, invites, roster, games and history are created in one
     transaction: on any problem nothing is imported. Members without an account here get
-    one without a password: they sign in after `set-password EMAIL`.
+    one without a password: they sign in after `set-password EMAIL`. A file larger than
+    the setting IMPORT_MAX_BYTES (20 MB) is refused unread.
     """
     try:
-        data = json.load(file)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"{file.name} is not a JSON file: {error}") from None
+        data = importer.read_document(file)
+    except importer.ImportProblem as error:
+        raise click.ClickException(f"{file.name}: {error}") from None
     try:
-        report = export_service.import_club(data)
+        report = importer.import_club(data)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
     summary = ", ".join(
@@ -111,7 +112,7 @@ def set_password_command(email: str) -> None:
     """
     password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
     try:
-        user = export_service.set_password(email, password)
+        user = account_service.set_password(email, password)
     except (LookupError, ValueError) as error:
         raise click.ClickException(str(error.args[0])) from None
     click.echo(f"Password set for {user.email}.")

@@ -13,7 +13,7 @@ from werkzeug.security import check_password_hash
 from scorekeeper import core, create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Invite, Membership, RosterPlayer, User, utcnow
-from scorekeeper.services import export as export_service
+from scorekeeper.services import export_json
 from scorekeeper.services import games as game_service
 
 
@@ -91,8 +91,8 @@ def test_export_club_writes_json_to_stdout(runner, app, club_id):
     result = runner.invoke(args=["export-club", str(club_id)])
     assert result.exit_code == 0, result.output
     with app.app_context():
-        expected = export_service.export_club_json(club_id)
-    assert result.output == export_service.dumps(expected)
+        expected = export_json.export_club_json(club_id)
+    assert result.output == export_json.dumps(expected)
     assert json.loads(result.output)["club"]["name"] == "Café Trains"
     assert "olga-secret-hash" not in result.output
 
@@ -151,7 +151,7 @@ def test_club_round_trip_through_files(runner, app, club_id, other_app, tmp_path
 
 def test_import_club_reads_standard_input(runner, app, club_id, other_app):
     with app.app_context():
-        text = export_service.dumps(export_service.export_club_json(club_id))
+        text = export_json.dumps(export_json.export_club_json(club_id))
     result = other_app.test_cli_runner().invoke(args=["import-club", "-"], input=text)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Imported club 1 (Café Trains)")
@@ -164,6 +164,8 @@ def test_import_club_reads_standard_input(runner, app, club_id, other_app):
         (b"\xff\xfe junk", "is not a JSON file"),
         (b'{"format": "scorekeeper-club", "version": 9}', "Unsupported export version 9"),
         (b"[1, 2]", "Not a club export"),
+        (b"[" * 100_000 + b"]" * 100_000, "more than 20 deep"),
+        (b'{"format": "scorekeeper-club", "version": 1, "club": ' * 30 + b"{}" + b"}" * 30, "deep"),
     ],
 )
 def test_import_club_refuses_junk(runner, app, tmp_path, content, message):
@@ -173,6 +175,32 @@ def test_import_club_refuses_junk(runner, app, tmp_path, content, message):
     assert result.exit_code == 1
     assert message in result.output
     with app.app_context():
+        assert db.session.execute(select(func.count(Club.id))).scalar_one() == 0
+
+
+def test_import_club_refuses_a_file_over_the_size_limit_unread(runner, app, club_id, tmp_path):
+    path = tmp_path / "club.json"
+    assert runner.invoke(args=["export-club", str(club_id), "-o", str(path)]).exit_code == 0
+    app.config["IMPORT_MAX_BYTES"] = 100
+    result = runner.invoke(args=["import-club", str(path)])
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: {path}: The file is larger than 100 bytes (IMPORT_MAX_BYTES): it is not a club "
+        "export. Nothing was imported.\n"
+    )
+
+
+def test_import_club_refuses_a_score_the_rules_do_not_give(runner, app, club_id, other_app):
+    with app.app_context():
+        document = export_json.export_club_json(club_id)
+    document["games"][0]["rounds"][0]["hands"][2]["pips"] = -5
+    result = other_app.test_cli_runner().invoke(
+        args=["import-club", "-"], input=export_json.dumps(document)
+    )
+    assert result.exit_code == 1
+    assert "games[0].rounds[0].hands[2].pips (game 1, round 1, Gus): Gus: a hand" in result.output
+    assert "Traceback" not in result.output
+    with other_app.app_context():
         assert db.session.execute(select(func.count(Club.id))).scalar_one() == 0
 
 

@@ -11,9 +11,8 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 
-PASSWORD_MIN = 10
-# Long passphrases are welcome; megabytes of "password" only cost hashing time.
-PASSWORD_MAX = 500
+from scorekeeper.services.accounts import PASSWORD_MAX, PASSWORD_MIN
+
 NAME_MAX = 80
 EMAIL_MAX = 254
 TOKEN_NAME_MAX = 80

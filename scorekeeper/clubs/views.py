@@ -30,7 +30,7 @@ from scorekeeper.i18n import problem_text
 from scorekeeper.models import Club, utcnow
 from scorekeeper.services import club_games as club_game_service
 from scorekeeper.services import clubs as club_service
-from scorekeeper.services import export as export_service
+from scorekeeper.services import export_csv, export_json
 from scorekeeper.services import games as game_service
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.clubs import ClubError
@@ -583,10 +583,10 @@ def export(club_id: int, kind: str) -> ResponseReturnValue:
     player per round, for spreadsheets). Owners only: the file opens the club's links."""
     club, _role = club_for(club_id, "owner")
     if kind == "json":
-        body = export_service.dumps(export_service.export_club_json(club.id))
+        body = export_json.dumps(export_json.export_club_json(club.id))
         mimetype = "application/json"
     else:
-        body = export_service.export_club_csv(club.id)
+        body = export_csv.export_club_csv(club.id)
         mimetype = "text/csv"
     response = make_response(body)
     response.mimetype = mimetype

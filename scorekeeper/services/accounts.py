@@ -32,6 +32,9 @@ TOKEN_LENGTH = 46
 LAST_USED_EVERY = timedelta(minutes=1)
 EMAIL_MAX = 254
 ADDRESS_MAX = 64
+PASSWORD_MIN = 10
+# Long passphrases are welcome; megabytes of "password" only cost hashing time.
+PASSWORD_MAX = 500
 
 
 class EmailTaken(Exception):
@@ -160,6 +163,22 @@ def change_password(user: User, current: str, new: str, address: str | None) -> 
     user.password_hash = _hash(new)
     user.session_version += 1
     db.session.commit()
+
+
+def set_password(email: str, password: str) -> User:
+    """Give an account a new password (imported accounts have none) and sign out its sessions;
+    ValueError for a password of the wrong length, LookupError for an unknown email."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise ValueError(f"A password needs {PASSWORD_MIN} to {PASSWORD_MAX} characters.")
+    user = db.session.execute(
+        select(User).where(func.lower(User.email) == normalise_email(email))
+    ).scalar_one_or_none()
+    if user is None:
+        raise LookupError(f"There is no account with the email {email!r}.")
+    user.password_hash = _hash(password)
+    user.session_version += 1
+    db.session.commit()
+    return user
 
 
 # Personal API tokens ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select
+from werkzeug.security import check_password_hash
 
 from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, SignInAttempt, User, utcnow
@@ -205,3 +206,28 @@ def test_nobody_revokes_another_accounts_token(ana):
     assert account_service.revoke_token(ben, new.token.id) is None
     assert account_service.revoke_token(ben, 99999) is None
     assert account_service.user_for_token(new.secret) is ana
+
+
+# Setting a password (imported accounts have none) -------------------------------------------
+
+
+def test_set_password_hashes_it_and_signs_out_other_sessions(ctx):
+    db.session.add(User(email="vic@example.org", name="Vic", password_hash=None))
+    db.session.commit()
+    user = account_service.set_password(" Vic@Example.org ", "long enough")
+    assert check_password_hash(user.password_hash, "long enough")
+    assert user.session_version == 2
+    assert account_service.authenticate("vic@example.org", "long enough", "1.2.3.4") == user
+
+
+def test_set_password_refuses_short_passwords_and_unknown_accounts(ctx):
+    db.session.add(User(email="vic@example.org", name="Vic"))
+    db.session.commit()
+    with pytest.raises(ValueError, match="10 to 500 characters"):
+        account_service.set_password("vic@example.org", "short")
+    with pytest.raises(ValueError, match="10 to 500 characters"):
+        account_service.set_password("vic@example.org", "x" * 501)
+    with pytest.raises(LookupError, match="no account"):
+        account_service.set_password("nobody@example.org", "long enough")
+    user = db.session.execute(select(User)).scalar_one()
+    assert user.password_hash is None and user.session_version == 1

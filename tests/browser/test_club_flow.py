@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import utcnow
-from scorekeeper.services import export as export_service
+from scorekeeper.services import export_json, importer
 
 PASSWORD = "correct horse battery staple"
 CLUB = "Tuesday Trains"
@@ -173,9 +173,9 @@ def test_a_club_from_sign_up_to_season_standings(
     assert document["club"]["name"] == CLUB
     assert len(document["games"]) == 1
     with other_instance.app_context():
-        imported = export_service.import_club_json(document)
-        again = export_service.export_club_json(imported.id)
-    assert export_service.dumps(again) == export_service.dumps(document)
+        imported = importer.import_club_json(document)
+        again = export_json.export_club_json(imported.id)
+    assert export_json.dumps(again) == export_json.dumps(document)
 
     # (5) A sets up a season covering today: the finished game's roster players are ranked. --
     club_nav(owner, "Seasons")

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from scorekeeper import core
-from scorekeeper.services import export as export_service
+from scorekeeper.services import export_json
 from scorekeeper.services import games as game_service
 
 from .helpers import add_member, make_club, make_club_game, make_user, sign_in
@@ -35,7 +35,7 @@ def test_owner_downloads_the_lossless_json(app, client):
     assert "attachment" in response.headers["Content-Disposition"]
     document = json.loads(response.get_data(as_text=True))
     with app.app_context():
-        assert document == export_service.export_club_json(club_id)
+        assert document == export_json.export_club_json(club_id)
     assert document["club"]["name"] == "Tuesday Trains"
 
 

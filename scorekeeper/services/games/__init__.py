@@ -43,6 +43,7 @@ from scorekeeper.services.games.writes import (
     record_round,
     remember,
     season_on,
+    store_final_figures,
     undo_last_round,
 )
 
@@ -81,6 +82,7 @@ __all__ = [
     "setup_of",
     "snapshot_of",
     "state_of",
+    "store_final_figures",
     "store_result",
     "undo_last_round",
 ]

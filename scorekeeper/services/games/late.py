@@ -14,6 +14,7 @@ from sqlalchemy import select
 from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game, Hand, Player, Round
+from scorekeeper.services.games import mapping
 from scorekeeper.services.games import snapshot as snapshots
 from scorekeeper.services.games.snapshot import JOINED_LATE, Snapshot
 from scorekeeper.services.games.writes import commit, current, unit_of_work
@@ -107,16 +108,8 @@ def late_join_problem(snapshot: Snapshot) -> core.Problem | None:
 def as_played(
     snapshot: Snapshot, number: int, entry: core.RoundEntry
 ) -> tuple[core.GameSetup, core.RoundEntry]:
-    """The table as it played round `number`: without the late arrivals who missed it
-    (whatever the entry says for them is left out: their score follows from the others')."""
-    setup = snapshot.setup
-    away = snapshot.late_seats(number)
-    if not away:
-        return setup, entry
-    present = tuple(name for name in setup.players if name not in away)
-    teams = tuple(team for team in setup.teams if not away & set(team))
-    hands = {name: hand for name, hand in entry.hands.items() if name not in away}
-    return core.GameSetup(present, setup.rules, teams), replace(entry, hands=hands)
+    """The table as it played round `number`: without the late arrivals who missed it."""
+    return mapping.as_played(snapshot.setup, snapshot.late_seats(number), entry)
 
 
 def rescore(game: Game, snapshot: Snapshot, row: Round, device: str | None) -> list[Change]:

@@ -7,7 +7,8 @@ functions, so what it stores is what the services store.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import replace
 from typing import Any
 
 from scorekeeper import core
@@ -98,6 +99,25 @@ def entry_of(result: core.RoundResult) -> core.RoundEntry:
         core.PenaltyEntry(p.player, p.kind.value, p.points, p.reason) for p in result.penalties
     ]
     return core.RoundEntry(hands, result.out, result.blocked, penalties)
+
+
+def as_played(
+    setup: core.GameSetup, away: Set[str], entry: core.RoundEntry
+) -> tuple[core.GameSetup, core.RoundEntry]:
+    """The table as it played a round that the late arrivals `away` missed: without them
+    (whatever the entry says for them is left out: their score follows from the others')."""
+    if not away:
+        return setup, entry
+    present = tuple(name for name in setup.players if name not in away)
+    teams = tuple(team for team in setup.teams if not away & set(team))
+    hands = {name: hand for name, hand in entry.hands.items() if name not in away}
+    return core.GameSetup(present, setup.rules, teams), replace(entry, hands=hands)
+
+
+def late_rule_in(history_value: str | None) -> core.LateRule | None:
+    """The late-arrival rule a "joined late (highest)" history line records, or None."""
+    word = (history_value or "").rstrip(")").rsplit("(", 1)[-1]
+    return core.LateRule(word) if word in {rule.value for rule in core.LateRule} else None
 
 
 def tiles_text(tiles: Sequence[core.Tile] | None) -> str | None:

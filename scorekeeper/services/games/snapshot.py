@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import Connection, Row, bindparam, select
+from sqlalchemy.orm import Session
 
 from scorekeeper import core
 from scorekeeper.extensions import db
@@ -162,14 +163,15 @@ class _StoredRound:
     penalties: list[Row]
 
 
-def late_rules_recorded(connection: Connection, game_id: int) -> dict[str, core.LateRule]:
+def late_rules_recorded(connection: Connection | Session, game_id: int) -> dict[str, core.LateRule]:
     """The rule each late arrival's missed rounds are scored by, by player name: the club's
-    rule when they joined, kept in the game's history."""
+    rule when they joined, kept in the game's history (read on `connection`, or a session to
+    see its own uncommitted rows)."""
     rules: dict[str, core.LateRule] = {}
     for player, value in connection.execute(_LATE_JOINS, {"game_id": game_id}):
-        word = (value or "").rstrip(")").rsplit("(", 1)[-1]
-        if player and word in {rule.value for rule in core.LateRule}:
-            rules[player] = core.LateRule(word)
+        rule = mapping.late_rule_in(value)
+        if player and rule is not None:
+            rules[player] = rule
     return rules
 
 

@@ -346,7 +346,7 @@ def end_game(game: Game, *, device: str | None = None) -> None:
     game.ended_early = True
     game.finished_at = utcnow()
     state = core.game_state(snapshot.setup, list(snapshot.results), ended_early=True)
-    _store_final_figures(game, state)
+    store_final_figures(game, state)
     db.session.add(Change(game_id=game.id, action="ended", device=device))
     commit(game)
 
@@ -371,11 +371,13 @@ def _finish_if_over(
     elif not state.finished:
         game.finished_at = None
     if state.finished or before.state.finished:
-        _store_final_figures(game, state)
+        store_final_figures(game, state)
     return state
 
 
-def _store_final_figures(game: Game, state: core.GameState) -> None:
+def store_final_figures(game: Game, state: core.GameState | None) -> None:
+    """Keep each seat's final figures (the core's standings) on it, or clear them (None, or a
+    game not finished)."""
     figures = mapping.final_figures(state)
     for player in game.players:
         mine = figures.get(player.name, {})

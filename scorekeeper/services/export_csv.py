@@ -1,0 +1,91 @@
+"""A club as CSV: one row per player per round of every club game, for a spreadsheet.
+
+A report, not a backup: it cannot be imported (the JSON of export_json.py can).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+
+from scorekeeper.models import Penalty, RosterPlayer
+from scorekeeper.services.export_json import club_games, club_roster, load_club
+
+CSV_HEADER = (
+    "club",
+    "game_id",
+    "game_date",
+    "game_type",
+    "round",
+    "engine",
+    "player",
+    "roster_name",
+    "pips",
+    "tiles",
+    "penalties",
+    "penalty_detail",
+    "score",
+    "went_out",
+    "blocked",
+)
+
+
+def _spreadsheet_safe(text: str) -> str:
+    """Text a spreadsheet will not run as a formula (a name typed as '=1+1', say)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _penalty_detail(penalties: Iterable[Penalty]) -> str:
+    return "; ".join(
+        f"{p.kind} {p.points:+d}" + (f" ({p.reason})" if p.reason else "") for p in penalties
+    )
+
+
+def _current_names(roster: Sequence[RosterPlayer]) -> dict[int, str]:
+    """Each roster entry's name now: a merged entry goes by the entry it was merged into."""
+    by_id = {player.id: player for player in roster}
+    names: dict[int, str] = {}
+    for player in roster:
+        current, seen = player, {player.id}
+        while current.merged_into_id in by_id and current.merged_into_id not in seen:
+            current = by_id[current.merged_into_id]
+            seen.add(current.id)
+        names[player.id] = current.display_name
+    return names
+
+
+def export_club_csv(club_id: int) -> str:
+    """One row per player per round of every club game, with a header; LookupError if unknown."""
+    club = load_club(club_id)
+    names = _current_names(club_roster(club_id))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_HEADER)
+    club_name = _spreadsheet_safe(club.name)
+    for game in club_games(club_id):
+        seats = {player.seat: player for player in game.players}
+        for row in game.round_rows:
+            for hand in row.hands:
+                player = seats.get(hand.seat)
+                roster_id = player.roster_player_id if player else None
+                writer.writerow(
+                    (
+                        club_name,
+                        game.id,
+                        game.created_at.date().isoformat(),
+                        game.game_type,
+                        row.number,
+                        f"{row.engine}-{row.engine}" if row.engine is not None else "",
+                        _spreadsheet_safe(player.name if player else ""),
+                        _spreadsheet_safe(names.get(roster_id, "") if roster_id else ""),
+                        hand.pips,
+                        hand.tiles or "",
+                        hand.penalty,
+                        _penalty_detail(p for p in row.penalties if p.seat == hand.seat),
+                        hand.score,
+                        "yes" if hand.went_out else "no",
+                        "yes" if row.blocked else "no",
+                    )
+                )
+    return out.getvalue()

@@ -1,0 +1,154 @@
+"""An imported game through the rules: each round checked and scored by the core, as a save.
+
+A file's scores are what the core decided when each round was saved; one that disagrees with
+the core now was changed or damaged, and refuses the import (ImportProblem) with a message
+naming the game, the round, the player and the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scorekeeper import core
+from scorekeeper.extensions import db
+from scorekeeper.models import Club, Game, Round
+from scorekeeper.services import games as game_service
+from scorekeeper.services.games import mapping
+from scorekeeper.services.games.snapshot import late_rules_recorded
+from scorekeeper.services.import_schema import ImportProblem
+
+# A core problem's field, as the file names it (a round's part) and in words.
+_PARTS = {
+    "pips": ("hands", "pips"),
+    "tiles": ("hands", "tiles"),
+    "players": ("hands", None),
+    "penalty": ("penalties", None),
+    "out": ("out_seat", None),
+    "blocked": ("blocked", None),
+}
+_HAND_FIELDS = ("pips", "penalty", "score", "went_out")
+
+
+class _Round:
+    """One round of the file being checked: where it is, to name it in a refusal."""
+
+    def __init__(self, game: Game, row: Round, where: str, number: int):
+        self.game, self.row, self.where = game, row, where
+        self.title = f"game {number}, round {row.number}"
+        self.names = {player.seat: player.name for player in game.players}
+
+    def refuse(self, path: str, message: str, player: str | None = None) -> ImportProblem:
+        """The refusal: the place in the file, then the game, round and player in words."""
+        who = f", {player}" if player else ""
+        return ImportProblem(f"{self.where}{path} ({self.title}{who}): {message}")
+
+    def index(self, part: str, player: str | None) -> int | None:
+        """Where the player's hand (or first penalty) is in this round of the file."""
+        items = self.row.hands if part == "hands" else self.row.penalties
+        seat = next((seat for seat, name in self.names.items() if name == player), None)
+        return next((i for i, item in enumerate(items) if item.seat == seat), None)
+
+    def broken(self, problem: core.Problem) -> ImportProblem:
+        """A rule the round breaks, at the part of the file the core says is wrong."""
+        part, field = _PARTS.get(problem.field or "", (None, None))
+        path = ""
+        if part in ("hands", "penalties"):
+            index = self.index(part, problem.player)
+            path = f".{part}" + (f"[{index}]" if index is not None else "")
+            path += f".{field}" if field and index is not None else ""
+        elif part:
+            path = f".{part}"
+        return self.refuse(path, problem.message, problem.player)
+
+    def disagrees(self, path: str, stored: object, scored: object, player: str | None) -> None:
+        """Refuse a stored value that is not what the core makes of the round."""
+        if stored != scored:
+            raise self.refuse(
+                path,
+                f"the file says {_json(stored)} but the rules make it {_json(scored)}: the file "
+                "was changed or damaged. Nothing was imported.",
+                player,
+            )
+
+
+def _json(value: object) -> str:
+    """A value as the file writes it (true, not True)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+def _entry(game: Game, row: Round, names: dict[int, str]) -> core.RoundEntry:
+    """The round as the scorer entered it; everyone the file marks out is marked out (the core
+    refuses two)."""
+    entry = mapping.entry_of(mapping.result_of(row, names))
+    out = [names[row.out_seat]] if row.out_seat is not None else []
+    out += [
+        names[hand.seat]
+        for hand in row.hands
+        if hand.went_out and not hand.late and hand.seat != row.out_seat
+    ]
+    return replace(entry, out=out or None)
+
+
+def _check_round(
+    checking: _Round, late_rules: dict[str, core.LateRule], club_rule: core.LateRule
+) -> None:
+    """Check and score one round as edit_round does; the hands get the core's scores."""
+    game, row, names = checking.game, checking.row, checking.names
+    away = {names[hand.seat] for hand in row.hands if hand.late}
+    setup, entry = mapping.as_played(
+        mapping.setup_of(game, game.players), away, _entry(game, row, names)
+    )
+    check = core.check_round(setup, row.number, entry)
+    if check.errors:  # warnings (unlikely hands) were confirmed when the round was saved
+        raise checking.broken(check.errors[0])
+    assert check.result is not None
+    result = check.result
+    checking.disagrees(".engine", row.engine, result.engine, None)
+    out_seat = next((seat for seat, name in names.items() if name == result.out), None)
+    checking.disagrees(".out_seat", row.out_seat, out_seat, None)
+    scored = {hand.player: hand for hand in result.hands}
+    others = [hand.score for hand in result.hands]
+    for index, hand in enumerate(row.hands):
+        name = names[hand.seat]
+        if hand.late:
+            rule = late_rules.get(name) or club_rule
+            (score,) = core.late_scores(rule, [others])
+            values: tuple[object, ...] = (0, 0, score, False)
+        else:
+            line = scored[name]
+            values = (line.pips, line.penalty, line.score, line.went_out)
+        for field, value in zip(_HAND_FIELDS, values, strict=True):
+            checking.disagrees(f".hands[{index}].{field}", getattr(hand, field), value, name)
+            setattr(hand, field, value)
+    for index, (stored, penalty) in enumerate(zip(row.penalties, result.penalties, strict=True)):
+        checking.disagrees(f".penalties[{index}].points", stored.points, penalty.points, None)
+
+
+def check_game_rules(game: Game, club: Club, index: int) -> None:
+    """Check every round of the file's game `index` (flushed, with its history) as a save
+    would, store the core's scores and each seat's final figures; ImportProblem if the file
+    breaks a rule."""
+    where, number = f"games[{index}]", index + 1
+    names = [player.name for player in game.players]
+    setup = mapping.setup_of(game, game.players)
+    try:
+        core.new_game(names, setup.rules, setup.teams)
+    except core.RuleError as error:
+        raise ImportProblem(f"{where} (game {number}): {error}") from None
+    late = any(hand.late for row in game.round_rows for hand in row.hands)
+    late_rules = late_rules_recorded(db.session, game.id) if late else {}
+    club_rule = core.LateRule(club.late_rule)
+    for r, row in enumerate(game.round_rows):
+        _check_round(_Round(game, row, f"{where}.rounds[{r}]", number), late_rules, club_rule)
+    seats = {player.seat: player.name for player in game.players}
+    results = [mapping.result_of(row, seats) for row in game.round_rows]
+    state = core.game_state(setup, results, ended_early=game.ended_early)
+    if state.finished != (game.finished_at is not None):
+        said = "finished" if game.finished_at is not None else "not finished"
+        raise ImportProblem(
+            f"{where}.finished_at (game {number}): the file says the game is {said}, but by "
+            "its rounds and rules it is not. Nothing was imported."
+        )
+    game_service.store_final_figures(game, state)

@@ -1,0 +1,400 @@
+"""The club document's format: its version and JSON Schema, and the words for what is wrong.
+
+check_document answers with the document (datetimes parsed) or an ImportProblem naming the
+place in the file (`games[3].rounds[2].hands[1].pips`) and what is wrong there, in plain words.
+What a schema cannot say (references, uniqueness) is import_refs.py's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, date, datetime
+from typing import Any
+
+from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
+
+from scorekeeper import core
+from scorekeeper.models import ROLES
+from scorekeeper.services.accounts import EMAIL_MAX
+
+FORMAT = "scorekeeper-club"
+VERSION = 1
+# Integer columns are 32-bit on PostgreSQL: a bigger number is junk, not data.
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+# PostgreSQL refuses NUL in text.
+_NO_NUL = "^[^\\x00]*$"
+
+
+class ImportProblem(ValueError):
+    """The document cannot be imported (bad shape, bad version, or clashes with this instance)."""
+
+
+def problem(path: str, message: str) -> ImportProblem:
+    """An ImportProblem about one place in the file ("" for the whole document)."""
+    return ImportProblem(f"{path}: {message}" if path else message)
+
+
+# The schema --------------------------------------------------------------------------------
+
+
+def _nullable(kind: str, optional: bool) -> str | list[str]:
+    return [kind, "null"] if optional else kind
+
+
+def _text(
+    limit: int, *, optional: bool = False, choices: Iterable[str] = (), title: str = ""
+) -> dict[str, Any]:
+    schema: dict[str, Any] = {
+        "type": _nullable("string", optional),
+        "maxLength": limit,
+        "pattern": _NO_NUL,
+    }
+    if choices:
+        schema["enum"] = [*choices, *([None] if optional else [])]
+    if title:
+        schema["title"] = title
+    return schema
+
+
+# Links stay unique, and an empty token would open nothing.
+_TOKEN = {**_text(64, title="a token"), "minLength": 1}
+
+
+def _email(*, optional: bool = False) -> dict[str, Any]:
+    return {
+        **_text(EMAIL_MAX, optional=optional),
+        "allOf": [{"pattern": "@", "title": "an email address"}],
+    }
+
+
+def _number(*, optional: bool = False) -> dict[str, Any]:
+    return {"type": _nullable("integer", optional), "minimum": _INT_MIN, "maximum": _INT_MAX}
+
+
+_FLAG = {"type": "boolean"}
+
+
+def _when(*, optional: bool = False) -> dict[str, Any]:
+    return {"type": _nullable("string", optional), "format": "date-time"}
+
+
+_DAY = {"type": "string", "format": "date"}
+
+
+def _record(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """An object with exactly these keys: an unknown key would be silently lost, so it is junk."""
+    return {
+        "type": "object",
+        "properties": dict(fields),
+        "required": list(fields),
+        "additionalProperties": False,
+    }
+
+
+def _list(item: Mapping[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": dict(item)}
+
+
+def _values(kinds: Iterable[Any]) -> list[str]:
+    return [kind.value for kind in kinds]
+
+
+_BLANKS = _values(core.BlankScoring)
+_ORDERS = _values(core.Order)
+
+SCHEMA: dict[str, Any] = _record(
+    {
+        "format": {"const": FORMAT},
+        "version": {"const": VERSION},
+        "club": _record(
+            {
+                "name": _text(80),
+                "created_at": _when(),
+                "public": _FLAG,
+                "public_token": _TOKEN,
+                "rules": _record(
+                    {
+                        "set_size": _number(),
+                        "blank_scoring": _text(20, choices=_BLANKS),
+                        "rounds": _number(optional=True),
+                        "order": _text(12, choices=_ORDERS),
+                        "open_train_points": _number(),
+                        "strategic_error": _FLAG,
+                        "adjustments": _FLAG,
+                        "late_rule": _text(10, choices=_values(core.LateRule)),
+                    }
+                ),
+            }
+        ),
+        "users": _list(_record({"email": _email(), "name": _text(80)})),
+        "members": _list(
+            _record({"user": _email(), "role": _text(10, choices=ROLES), "joined_at": _when()})
+        ),
+        "invites": _list(
+            _record(
+                {
+                    "token": _TOKEN,
+                    "role": _text(10, choices=ROLES),
+                    "created_by": _email(optional=True),
+                    "created_at": _when(),
+                    "expires_at": _when(),
+                    "revoked_at": _when(optional=True),
+                }
+            )
+        ),
+        "roster": _list(
+            _record(
+                {
+                    "ref": _number(),
+                    "display_name": _text(40),
+                    "user": _email(optional=True),
+                    "archived": _FLAG,
+                    "merged_into": _number(optional=True),
+                    "created_at": _when(),
+                }
+            )
+        ),
+        "seasons": _list(
+            _record(
+                {
+                    "ref": _number(),
+                    "name": _text(80),
+                    "starts_on": _DAY,
+                    "ends_on": _DAY,
+                    "method": _text(20, choices=_values(core.SeasonMethod)),
+                    "min_games": _number(),
+                    "points_table": _text(120),
+                    "rules": _record(
+                        {
+                            "set_size": _number(optional=True),
+                            "blank_scoring": _text(20, optional=True, choices=_BLANKS),
+                            "rounds": _number(optional=True),
+                        }
+                    ),
+                    "created_at": _when(),
+                }
+            )
+        ),
+        "club_nights": _list(
+            _record(
+                {
+                    "ref": _number(),
+                    "season": _number(optional=True),
+                    "name": _text(80),
+                    "played_on": _DAY,
+                    "created_at": _when(),
+                }
+            )
+        ),
+        "games": _list(
+            _record(
+                {
+                    "created_at": _when(),
+                    "updated_at": _when(),
+                    "rules": _record(
+                        {
+                            "game_type": _text(20, choices=_values(core.GameType)),
+                            "set_size": _number(),
+                            "blank_scoring": _text(20, choices=_BLANKS),
+                            "start_double": _number(optional=True),
+                            "rounds": _number(optional=True),
+                            "order": _text(12, choices=_ORDERS),
+                            "hand_size": _number(optional=True),
+                            "target": _number(),
+                            "open_train_points": _number(),
+                            "strategic_error": _FLAG,
+                            "adjustments": _FLAG,
+                        }
+                    ),
+                    "ended_early": _FLAG,
+                    "finished_at": _when(optional=True),
+                    "version": _number(),
+                    "edit_token": _TOKEN,
+                    "view_token": _TOKEN,
+                    "created_by": _text(64, optional=True),
+                    "season": _number(optional=True),
+                    "club_night": _number(optional=True),
+                    "table_number": _number(optional=True),
+                    "players": _list(
+                        _record(
+                            {
+                                "seat": _number(),
+                                "name": _text(40),
+                                "team": _number(optional=True),
+                                "roster": _number(optional=True),
+                                "joined_round": _number(),
+                                "place": _number(optional=True),
+                                "place_shared": _number(optional=True),
+                                "total": _number(optional=True),
+                                "rounds_played": _number(optional=True),
+                                "zero_rounds": _number(optional=True),
+                            }
+                        )
+                    ),
+                    "rounds": _list(
+                        _record(
+                            {
+                                "number": _number(),
+                                "engine": _number(optional=True),
+                                "out_seat": _number(optional=True),
+                                "blocked": _FLAG,
+                                "version": _number(),
+                                "created_at": _when(),
+                                "updated_at": _when(),
+                                "hands": _list(
+                                    _record(
+                                        {
+                                            "seat": _number(),
+                                            "pips": _number(),
+                                            "tiles": _text(10_000, optional=True),
+                                            "penalty": _number(),
+                                            "score": _number(),
+                                            "went_out": _FLAG,
+                                            "late": _FLAG,
+                                        }
+                                    )
+                                ),
+                                "penalties": _list(
+                                    _record(
+                                        {
+                                            "seat": _number(),
+                                            "kind": _text(20, choices=_values(core.PenaltyKind)),
+                                            "points": _number(),
+                                            "reason": _text(200),
+                                        }
+                                    )
+                                ),
+                            }
+                        )
+                    ),
+                    "history": _list(
+                        _record(
+                            {
+                                "at": _when(),
+                                "action": _text(20),
+                                "round_number": _number(optional=True),
+                                "player": _text(40, optional=True),
+                                "old_value": _text(400, optional=True),
+                                "new_value": _text(400, optional=True),
+                                "device": _text(64, optional=True),
+                            }
+                        )
+                    ),
+                }
+            )
+        ),
+    }
+)
+
+
+# The validator -----------------------------------------------------------------------------
+
+
+def _utc(value: str) -> datetime:
+    """An ISO 8601 date and time as a naive UTC datetime (as the database stores them)."""
+    parsed = datetime.fromisoformat(value)
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+    return parsed
+
+
+_FORMATS = FormatChecker(formats=())
+_FORMATS.checks("date-time", raises=ValueError)(
+    lambda value: not isinstance(value, str) or bool(_utc(value))
+)
+_FORMATS.checks("date", raises=ValueError)(
+    lambda value: not isinstance(value, str) or bool(date.fromisoformat(value))
+)
+# bool is an int in Python, and JSON Schema counts 2.0 as an integer: neither is a number of pips.
+_TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+)
+_Validator = validators.extend(Draft202012Validator, type_checker=_TYPES)
+_VALIDATOR = _Validator(SCHEMA, format_checker=_FORMATS)
+
+_FORMAT_WORDS = {"date-time": "an ISO 8601 date and time", "date": "an ISO 8601 date"}
+_TYPE_WORDS = {
+    "integer": "a whole number",
+    "string": "text",
+    "boolean": "true or false",
+    "object": "an object",
+    "array": "a list",
+}
+# Which of several errors at once to report: a value of the wrong kind says most.
+_RANK = {"type": 0, "required": 1, "additionalProperties": 2}
+
+
+def where(path: Iterable[str | int]) -> str:
+    """A place in the file as a person reads it: games[3].rounds[2].hands[1].pips."""
+    text = ""
+    for step in path:
+        text += f"[{step}]" if isinstance(step, int) else f".{step}" if text else step
+    return text
+
+
+def _words(error: ValidationError) -> str:
+    """What is wrong, in plain words (jsonschema's own messages quote the schema)."""
+    schema, value, rule = error.schema, error.instance, error.validator
+    if rule == "type":
+        kinds = error.validator_value if isinstance(error.validator_value, list) else [rule]
+        kind = error.validator_value if isinstance(error.validator_value, str) else kinds[0]
+        words = _FORMAT_WORDS.get(schema.get("format", ""), _TYPE_WORDS.get(kind, kind))
+        return f"expected {words}" + (" or null" if "null" in kinds else "")
+    if rule == "required":
+        missing = [key for key in error.validator_value if key not in value]
+        return f"missing {', '.join(missing)}"
+    if rule == "additionalProperties":
+        unknown = sorted(str(key) for key in value if key not in schema["properties"])
+        return f"unknown field {', '.join(unknown)}"
+    if rule == "enum":
+        allowed = ", ".join(str(choice) for choice in error.validator_value if choice is not None)
+        return f"{value!r} is not one of {allowed}"
+    if rule == "maxLength":
+        return f"longer than {error.validator_value} characters"
+    if rule == "minLength":
+        return f"{schema.get('title', 'it')} cannot be empty"
+    if rule == "pattern" and error.validator_value == _NO_NUL:
+        return "holds a NUL character"
+    if rule == "pattern":
+        return f"{value!r} is not {schema.get('title', 'allowed here')}"
+    if rule in ("minimum", "maximum"):
+        return f"{value} is out of range"
+    if rule == "format":
+        day = " (YYYY-MM-DD)" if error.validator_value == "date" else ""
+        return f"{value!r} is not {_FORMAT_WORDS[error.validator_value]}{day}"
+    return error.message
+
+
+def _parsed(schema: Mapping[str, Any], value: Any) -> Any:
+    """The (valid) document with its dates and times as Python values, led by the schema
+    (as deep as the schema, never deeper)."""
+    if value is None:
+        return None
+    kind = schema.get("format")
+    if kind == "date-time":
+        return _utc(value)
+    if kind == "date":
+        return date.fromisoformat(value)
+    if "properties" in schema:
+        return {key: _parsed(schema["properties"][key], item) for key, item in value.items()}
+    if "items" in schema:
+        return [_parsed(schema["items"], item) for item in value]
+    return value
+
+
+def check_document(data: object) -> dict[str, Any]:
+    """The document, its shape checked and datetimes parsed; ImportProblem says what is wrong."""
+    if not isinstance(data, dict):
+        raise ImportProblem("Not a club export: expected a JSON object.")
+    if data.get("format") != FORMAT:
+        raise ImportProblem(f"Not a club export: format should be {FORMAT!r}.")
+    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+        raise ImportProblem(
+            f"Unsupported export version {data.get('version')!r}: this instance reads "
+            f"version {VERSION}."
+        )
+    errors: Sequence[ValidationError] = list(_VALIDATOR.iter_errors(data))
+    if errors:
+        error = min(errors, key=lambda e: _RANK.get(str(e.validator), len(_RANK)))
+        raise problem(where(error.absolute_path), _words(error))
+    return _parsed(SCHEMA, data)

@@ -1,0 +1,286 @@
+"""A club export (the JSON of export_json.py) made into a new club, in one transaction.
+
+The file is read with limits (size, nesting), checked against its schema (import_schema.py)
+and for references (import_refs.py), and every round goes through the same rules as a live
+save (import_rules.py): anything wrong refuses the whole file and nothing is saved.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from flask import current_app
+from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.extensions import db
+from scorekeeper.models import (
+    Change,
+    Club,
+    ClubNight,
+    Game,
+    Hand,
+    Invite,
+    Membership,
+    Penalty,
+    Player,
+    RosterPlayer,
+    Round,
+    Season,
+    User,
+)
+from scorekeeper.services.accounts import normalise_email
+from scorekeeper.services.export_json import Refs
+from scorekeeper.services.import_refs import check_references
+from scorekeeper.services.import_rules import check_game_rules
+from scorekeeper.services.import_schema import ImportProblem, check_document
+
+__all__ = ["ImportProblem", "ImportReport", "import_club", "import_club_json", "read_document"]
+
+# The largest file import-club reads (the setting IMPORT_MAX_BYTES): a club's years of games
+# are a few megabytes; a file many times that is not an export.
+IMPORT_MAX_BYTES = 20 * 1024 * 1024
+# The format is about 6 levels deep; anything much deeper is not an export (and parsing it
+# would exhaust Python's stack).
+MAX_DEPTH = 20
+_TOKEN_BATCH = 500
+# A JSON string (escapes included), then anything that is not a bracket.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+@dataclass
+class ImportReport:
+    """What an import created: the club, row counts, and accounts that need a password."""
+
+    club: Club
+    counts: dict[str, int]
+    new_users: list[str] = field(default_factory=list)
+
+
+# Reading the file --------------------------------------------------------------------------
+
+
+def _depth(text: str) -> int:
+    """How deeply the JSON text nests arrays and objects, counted without parsing it (so
+    without recursion): brackets inside strings do not count."""
+    deepest = depth = 0
+    for bracket in _NOT_BRACKET.sub("", _STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def read_document(source: BinaryIO | bytes) -> object:
+    """The JSON of an import file (a binary file or its bytes); ImportProblem if it is larger
+    than IMPORT_MAX_BYTES, not UTF-8 JSON, or nested deeper than MAX_DEPTH."""
+    limit = int(current_app.config.get("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES))
+    raw = source if isinstance(source, bytes) else source.read(limit + 1)
+    if len(raw) > limit:
+        raise ImportProblem(
+            f"The file is larger than {limit:,} bytes (IMPORT_MAX_BYTES): it is not a club "
+            "export. Nothing was imported."
+        )
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ImportProblem(f"This is not a JSON file: it is not UTF-8 text ({error}).") from None
+    if _depth(text) > MAX_DEPTH:
+        raise ImportProblem(
+            f"The file nests lists and objects more than {MAX_DEPTH} deep: it is not a club "
+            "export. Nothing was imported."
+        )
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ImportProblem(f"This is not a JSON file: {error}.") from None
+    except RecursionError:  # brackets the count above could not see (the text is not JSON)
+        raise ImportProblem("This is not a JSON file: it nests too deeply.") from None
+
+
+def count_rows(doc: Mapping[str, Any]) -> dict[str, int]:
+    """How many of each thing a (checked) document holds, for the import's summary."""
+    games = doc["games"]
+    return {
+        "members": len(doc["members"]),
+        "invites": len(doc["invites"]),
+        "roster": len(doc["roster"]),
+        "seasons": len(doc["seasons"]),
+        "club_nights": len(doc["club_nights"]),
+        "games": len(games),
+        "rounds": sum(len(game["rounds"]) for game in games),
+        "history": sum(len(game["history"]) for game in games),
+    }
+
+
+# Writing it --------------------------------------------------------------------------------
+
+
+def _taken_tokens(doc: Mapping[str, Any]) -> list[str]:
+    """Which of the document's tokens this instance already uses (links must stay unique)."""
+    taken: list[str] = []
+    club_token = doc["club"]["public_token"]
+    if db.session.execute(select(Club.id).where(Club.public_token == club_token)).first():
+        taken.append(f"the club's public page token {club_token!r}")
+    invite_tokens = [invite["token"] for invite in doc["invites"]]
+    game_tokens = [t for game in doc["games"] for t in (game["edit_token"], game["view_token"])]
+    for start in range(0, len(invite_tokens), _TOKEN_BATCH):
+        batch = invite_tokens[start : start + _TOKEN_BATCH]
+        query = select(Invite.token).where(Invite.token.in_(batch))
+        taken += [f"invite token {t!r}" for t in db.session.execute(query).scalars()]
+    for start in range(0, len(game_tokens), _TOKEN_BATCH):
+        batch = game_tokens[start : start + _TOKEN_BATCH]
+        query = select(Game.edit_token, Game.view_token).where(
+            or_(Game.edit_token.in_(batch), Game.view_token.in_(batch))
+        )
+        for edit, view in db.session.execute(query).all():
+            taken += [f"game token {t!r}" for t in (edit, view) if t in batch]
+    return taken
+
+
+def _users(doc: Mapping[str, Any]) -> tuple[dict[str, User], list[str]]:
+    """The document's users by lower-cased email: existing accounts, or new ones (no password)."""
+    by_email: dict[str, User] = {}
+    created: list[str] = []
+    for entry in doc["users"]:
+        email = normalise_email(entry["email"])
+        user = db.session.execute(
+            select(User).where(func.lower(User.email) == email)
+        ).scalar_one_or_none()
+        if user is None:
+            user = User(email=email, name=entry["name"], password_hash=None)
+            db.session.add(user)
+            created.append(email)
+        by_email[email] = user
+    return by_email, created
+
+
+def _columns(entry: Mapping[str, Any], *other: str) -> dict[str, Any]:
+    """A document entry's fields that are its row's columns as they are (`other`: the fields
+    that are references, or rows of their own)."""
+    return {key: value for key, value in entry.items() if key not in other}
+
+
+def _import_game(doc_game: Mapping[str, Any], club: Club, refs: Refs, index: int) -> Game:
+    """One game with its players, rounds, hands, penalties and history, its rounds checked and
+    scored by the rules (flushed, not committed); ImportProblem if a round breaks them."""
+    game = Game(
+        club_id=club.id,
+        **_columns(doc_game, "rules", "season", "club_night", "players", "rounds", "history"),
+        season_id=refs.of(refs.seasons, doc_game["season"]),
+        club_night_id=refs.of(refs.nights, doc_game["club_night"]),
+        **doc_game["rules"],
+    )
+    # In seating order, as the game is read back: the core seats players in this order.
+    game.players = [
+        Player(**_columns(p, "roster"), roster_player_id=refs.of(refs.roster, p["roster"]))
+        for p in sorted(doc_game["players"], key=lambda p: p["seat"])
+    ]
+    game.round_rows = [
+        Round(
+            **_columns(r, "hands", "penalties"),
+            hands=[Hand(**hand) for hand in r["hands"]],
+            penalties=[Penalty(**penalty) for penalty in r["penalties"]],
+        )
+        for r in doc_game["rounds"]
+    ]
+    db.session.add(game)
+    db.session.flush()
+    db.session.add_all(Change(game_id=game.id, **change) for change in doc_game["history"])
+    db.session.flush()  # the late arrivals' rules are read from the history
+    check_game_rules(game, club, index)
+    return game
+
+
+def _import(doc: Mapping[str, Any]) -> tuple[Club, list[str]]:
+    """The document's club and everything it holds, added to the session (not committed);
+    returns the club and the emails of the accounts it created."""
+    users, created = _users(doc)
+    source = doc["club"]
+    club = Club(**_columns(source, "rules"), **source["rules"])
+    db.session.add(club)
+    db.session.flush()
+    db.session.add_all(
+        Membership(
+            club_id=club.id, user_id=users[normalise_email(m["user"])].id, **_columns(m, "user")
+        )
+        for m in doc["members"]
+    )
+    db.session.add_all(
+        Invite(
+            club_id=club.id,
+            created_by=users[normalise_email(i["created_by"])].id if i["created_by"] else None,
+            **_columns(i, "created_by"),
+        )
+        for i in doc["invites"]
+    )
+    seasons = {
+        entry["ref"]: Season(club_id=club.id, **_columns(entry, "ref", "rules"), **entry["rules"])
+        for entry in doc["seasons"]
+    }
+    db.session.add_all(seasons.values())
+    db.session.flush()
+    nights = {
+        entry["ref"]: ClubNight(
+            club_id=club.id,
+            season_id=seasons[entry["season"]].id if entry["season"] is not None else None,
+            **_columns(entry, "ref", "season"),
+        )
+        for entry in doc["club_nights"]
+    }
+    db.session.add_all(nights.values())
+    roster: dict[int, RosterPlayer] = {}
+    for entry in doc["roster"]:
+        user = users[normalise_email(entry["user"])] if entry["user"] else None
+        roster[entry["ref"]] = RosterPlayer(
+            club_id=club.id,
+            user_id=user.id if user else None,
+            **_columns(entry, "ref", "user", "merged_into"),
+        )
+    db.session.add_all(roster.values())
+    db.session.flush()
+    for entry in doc["roster"]:
+        if entry["merged_into"] is not None:
+            roster[entry["ref"]].merged_into_id = roster[entry["merged_into"]].id
+    refs = Refs(
+        roster={ref: row.id for ref, row in roster.items()},
+        seasons={ref: row.id for ref, row in seasons.items()},
+        nights={ref: row.id for ref, row in nights.items()},
+    )
+    for index, doc_game in enumerate(doc["games"]):
+        _import_game(doc_game, club, refs, index)
+    return club, created
+
+
+def import_club(data: object) -> ImportReport:
+    """Import a club export as a new club, all or nothing; ImportProblem if it cannot be."""
+    doc = check_document(data)
+    check_references(doc)
+    taken = _taken_tokens(doc)
+    if taken:
+        raise ImportProblem(
+            "This instance already uses "
+            + ", ".join(taken[:3])
+            + (f" and {len(taken) - 3} more" if len(taken) > 3 else "")
+            + ": was this club imported here before? Nothing was imported."
+        )
+    try:
+        club, created = _import(doc)
+        db.session.commit()
+    except IntegrityError as error:
+        # A token or account made by someone else while this import ran.
+        db.session.rollback()
+        raise ImportProblem(f"The import clashes with this instance's data: {error.orig}") from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    return ImportReport(club, count_rows(doc), created)
+
+
+def import_club_json(data: object) -> Club:
+    """Import a club export (the dict of export_club_json) as a new club; ValueError if junk."""
+    return import_club(data).club
