@@ -1,4 +1,5 @@
-"""Chart builders: SVGs of a game's race (running totals) and round scores, from plain data.
+"""Chart drawing: SVGs of a game's race and round scores, a season's leaders night by night and
+a player's monthly averages, each from plain data through its own `Figure()`.
 
 No database and no Flask here: callers pass names, round labels, scores and already
 translated text. matplotlib is imported on the first chart (it costs ~0.7 s), never at app
