@@ -6,7 +6,8 @@ a season's or a player's figures) and wording, so a file found under that name i
 chart. Files are written atomically (temp file + os.replace): a reader in another worker sees all
 of a file or none of it. Storing a chart deletes the files it replaces and, past MAX_FILES, the
 least recently written. There is no in-process copy in front of the files: reading one from the
-OS page cache costs a few hundredths of a millisecond next to the query that finds the version.
+OS page cache and hashing it for its ETag costs about 0.1 ms (a 36 kB race chart), against about
+1.5 ms for the whole cached-chart request, and there is then no memory to keep fresh or clear.
 """
 
 from __future__ import annotations
