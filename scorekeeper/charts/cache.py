@@ -1,5 +1,6 @@
-"""The one SVG cache: every chart (game, season, player) drawn once per version of its data, then
-kept as a file in instance/charts (or CHART_CACHE_DIR) that every gunicorn worker reads.
+"""The one SVG cache: every chart (game, season, player) and a game's QR code, drawn once per
+version of its data, then kept as a file in instance/charts (or CHART_CACHE_DIR) that every
+gunicorn worker reads.
 
 A chart's file name says what it shows and which version of its data (a game's version, a hash of
 a season's or a player's figures) and wording, so a file found under that name is the right
@@ -25,6 +26,8 @@ from flask import current_app
 MAX_FILES = 2000
 # Independent locks: charts whose names fall on different ones never wait on each other.
 STRIPES = 32
+# Given another file's name: whether the chart being stored takes its place.
+Replaces = Callable[[str], object]
 
 
 def digest(data: bytes | str, size: int) -> str:
@@ -55,10 +58,11 @@ class SvgCache:
         self._drawing = [threading.Lock() for _ in range(STRIPES)]
 
     def get(
-        self, name: str, draw: Callable[[], bytes], replaces: Callable[[str], object]
+        self, name: str, draw: Callable[[], bytes], replaces: Replaces | None = None
     ) -> tuple[bytes, str]:
         """The chart `name` and its ETag: read from its file, or drawn and stored; a store
-        deletes the other files that `replaces` says this chart takes the place of."""
+        deletes the other files that `replaces` says this chart takes the place of (none by
+        default)."""
         folder = cache_dir()
         path = os.path.join(folder, name)
         svg = _read(path)
@@ -70,7 +74,7 @@ class SvgCache:
                     self._store(folder, name, svg, replaces)
         return svg, etag_of(svg)
 
-    def _store(self, folder: str, name: str, svg: bytes, replaces: Callable[[str], object]) -> None:
+    def _store(self, folder: str, name: str, svg: bytes, replaces: Replaces | None) -> None:
         """Write atomically, then delete the replaced files and, past max_files, the oldest."""
         os.makedirs(folder, exist_ok=True)
         handle, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".svg")
@@ -87,7 +91,7 @@ class SvgCache:
                 # Another worker's temp file is still being written: never a candidate.
                 if entry.name.startswith(".") or not entry.is_file():
                     continue
-                if entry.name != name and replaces(entry.name):
+                if replaces is not None and entry.name != name and replaces(entry.name):
                     _remove(entry.path)
                 else:
                     kept.append(entry)

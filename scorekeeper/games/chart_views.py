@@ -6,7 +6,6 @@ each time it shows the page and gets a 304 until the game changes.
 
 from __future__ import annotations
 
-import functools
 import io
 
 from flask import Response, abort, request, url_for
@@ -14,7 +13,7 @@ from flask_babel import gettext as _
 from werkzeug.routing import BuildError
 
 from scorekeeper.charts import game as game_chart
-from scorekeeper.charts.cache import etag_of
+from scorekeeper.charts.cache import CACHE, digest
 from scorekeeper.games import bp
 from scorekeeper.games.access import image_source_for_device, image_source_for_share
 from scorekeeper.responses import svg_response
@@ -49,10 +48,15 @@ def share_url(game: GameRef) -> str:
         return request.host_url + "s/" + game.view_token
 
 
-@functools.lru_cache(maxsize=256)
-def qr_svg(url: str, title: str) -> bytes:
-    """A QR code of `url` as SVG (segno is imported on first use)."""
-    import segno
+def qr_svg(url: str, title: str) -> tuple[bytes, str]:
+    """A QR code of `url` as SVG and its ETag: drawn once (~10 ms), then kept in the chart
+    cache like a chart."""
+    name = f"qr-{digest(url + chr(31) + title, 10)}.svg"
+    return CACHE.get(name, lambda: _draw_qr(url, title))
+
+
+def _draw_qr(url: str, title: str) -> bytes:
+    import segno  # on first use: most requests never draw a QR code
 
     buffer = io.BytesIO()
     segno.make_qr(url, error="m").save(
@@ -62,8 +66,7 @@ def qr_svg(url: str, title: str) -> bytes:
 
 
 def _qr(game: GameRef) -> Response:
-    svg = qr_svg(share_url(game), _("Link to follow this game"))
-    return svg_response(svg, etag_of(svg))
+    return svg_response(*qr_svg(share_url(game), _("Link to follow this game")))
 
 
 @bp.get("/games/<int:game_id>/qr.svg")

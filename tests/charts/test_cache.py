@@ -29,15 +29,11 @@ class Drawer:
         return self.svg
 
 
-def never(_name: str) -> bool:
-    return False
-
-
 def test_a_chart_is_drawn_once_then_read_from_its_file(app):
     draw = Drawer()
     with app.app_context():
-        first = CACHE.get("x-1.svg", draw, never)
-        second = CACHE.get("x-1.svg", draw, never)
+        first = CACHE.get("x-1.svg", draw)
+        second = CACHE.get("x-1.svg", draw)
     assert first == second == (SVG, etag_of(SVG))
     assert draw.calls == 1
     assert chart_files(app) == ["x-1.svg"]
@@ -53,7 +49,7 @@ def test_a_chart_another_worker_stored_is_served_without_drawing(app):
         stored.write(b"<svg>from another worker</svg>")
     draw = Drawer()
     with app.app_context():
-        svg, etag = CACHE.get("x-2.svg", draw, never)
+        svg, etag = CACHE.get("x-2.svg", draw)
     assert svg == b"<svg>from another worker</svg>"
     assert etag == etag_of(svg)
     assert draw.calls == 0
@@ -67,7 +63,7 @@ def test_requests_asking_at_once_wait_for_one_drawing(app):
     def request() -> None:
         with app.app_context():
             start.wait()
-            answers.append(CACHE.get("x-3.svg", draw, never))
+            answers.append(CACHE.get("x-3.svg", draw))
 
     threads = [threading.Thread(target=request) for _ in range(6)]
     for thread in threads:
@@ -81,9 +77,9 @@ def test_requests_asking_at_once_wait_for_one_drawing(app):
 def test_a_failed_drawing_stores_nothing_and_the_next_request_draws_again(app):
     with app.app_context():
         with pytest.raises(RuntimeError):
-            CACHE.get("x-4.svg", Drawer(error=RuntimeError("no")), never)
+            CACHE.get("x-4.svg", Drawer(error=RuntimeError("no")))
         draw = Drawer()
-        assert CACHE.get("x-4.svg", draw, never)[0] == SVG
+        assert CACHE.get("x-4.svg", draw)[0] == SVG
     assert draw.calls == 1
     assert chart_files(app) == ["x-4.svg"]
 
@@ -91,7 +87,7 @@ def test_a_failed_drawing_stores_nothing_and_the_next_request_draws_again(app):
 def test_storing_a_chart_deletes_the_files_it_replaces_and_no_others(app):
     with app.app_context():
         for name in ("a-v1.svg", "a-v2.svg", "b-v1.svg"):
-            CACHE.get(name, Drawer(), never)
+            CACHE.get(name, Drawer())
         CACHE.get("a-v3.svg", Drawer(), lambda other: other.startswith("a-"))
     assert chart_files(app) == ["a-v3.svg", "b-v1.svg"]
 
@@ -111,7 +107,7 @@ def test_past_the_limit_the_least_recently_written_go(app, monkeypatch):
         pass
     os.makedirs(os.path.join(folder, "players"))
     with app.app_context():
-        CACHE.get("new.svg", Drawer(), never)
+        CACHE.get("new.svg", Drawer())
     # 11 files: down to 9, the two oldest gone and the new one kept.
     assert chart_files(app) == ["new.svg", *(f"old-{n:02}.svg" for n in range(2, 10)), "players"]
     assert os.path.exists(os.path.join(folder, ".tmp-other.svg"))

@@ -126,3 +126,19 @@ def test_qr_codes_are_svg_of_the_share_link(app, device_client, game_ids):
     with app.test_request_context():
         game = game_service.load_game(game_id)
         assert chart_views.share_url(game) == f"http://localhost/s/{token}"
+
+
+def test_a_qr_code_is_drawn_once_for_every_phone(app, game_ids, monkeypatch):
+    drawn = []
+    real = chart_views._draw_qr
+
+    def counting(url: str, title: str) -> bytes:
+        drawn.append(url)
+        return real(url, title)
+
+    monkeypatch.setattr(chart_views, "_draw_qr", counting)
+    _game_id, token = game_ids
+    answers = [app.test_client().get(f"/s/{token}/qr.svg") for _phone in range(3)]
+    assert [answer.status_code for answer in answers] == [200] * 3
+    assert len({answer.data for answer in answers}) == 1
+    assert drawn == [f"http://localhost/s/{token}"]
