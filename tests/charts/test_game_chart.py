@@ -6,7 +6,7 @@ import pytest
 
 from scorekeeper import core
 from scorekeeper.charts import game as game_chart
-from scorekeeper.charts.text import ChartText, chart_text
+from scorekeeper.charts.text import ChartText
 from scorekeeper.services import games as game_service
 
 from .helpers import DEVICE, PLAYERS, chart_files, make_game, play
@@ -65,12 +65,14 @@ def test_an_old_version_asked_late_does_not_delete_the_newer_chart(app):
 def test_each_language_has_its_own_chart(app):
     with app.app_context():
         game = make_game()
+    # Words given, not looked up: flask-babel keeps a catalogue per language for the whole
+    # process, and tests/test_i18n.py needs French to be first looked up with its own.
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         game = game_service.load_game(game.id)
-        french = game_chart.file_name(game, "race", chart_text())
-        game_chart.chart_svg(game, "race")
+        french = game_chart.file_name(game, "race", ChartText())
+        game_chart.chart_svg(game, "race", ChartText())
     with app.test_request_context(headers={"Accept-Language": "en"}):
-        english = game_chart.file_name(game, "race", chart_text())
+        english = game_chart.file_name(game, "race", ChartText())
     assert "-fr-" in french and "-en-" in english
     assert chart_files(app) == [french]
 
