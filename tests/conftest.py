@@ -16,6 +16,7 @@ from sqlalchemy import event
 from werkzeug.test import Client
 
 from scorekeeper import create_app
+from scorekeeper.charts import draw
 from scorekeeper.extensions import db
 from scorekeeper.services import accounts as account_service
 
@@ -40,6 +41,8 @@ def app_config(tmp_path) -> dict[str, object]:
         "WTF_CSRF_ENABLED": False,
         # scrypt costs about a second a hash on a busy machine; the method is not under test.
         "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
+        # Each test's charts in its own folder: none is served from another test's files.
+        "CHART_CACHE_DIR": str(tmp_path / "charts"),
     }
 
 
@@ -188,3 +191,21 @@ def statements(app: Flask) -> Iterator[StatementCounter]:
     counter = StatementCounter(app)
     yield counter
     counter.close()
+
+
+DRAWINGS = ("race_chart", "rounds_chart", "season_chart", "player_chart")
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The charts drawn during the test, in order, by drawing function ('race_chart'...)."""
+    drawn: list[str] = []
+    for name in DRAWINGS:
+        real = getattr(draw, name)
+
+        def counting(*args: object, _real=real, _name: str = name, **kwargs: object) -> bytes:
+            drawn.append(_name)  # list.append is atomic: threads may draw at once
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(draw, name, counting)
+    return drawn

@@ -12,14 +12,9 @@ import scorekeeper
 
 PACKAGE = Path(scorekeeper.__file__).parent
 BLUEPRINTS = ("games", "clubs", "accounts", "seasons", "nights", "players", "api", "main", "errors")
+
+
 # (importing blueprint, imported module) pairs tolerated for now.
-ALLOWED = {
-    # svg_response: being moved to a shared module.
-    ("players", "scorekeeper.games.chart_views"),
-    ("seasons", "scorekeeper.games.chart_views"),
-}
-
-
 def imported_names(path: Path, package: str) -> set[str]:
     """Every name a file imports, anywhere in it (functions too), as a dotted path:
     `from a.b import c` gives `a.b.c` (c may be a module or a name in it); relative imports are
@@ -73,23 +68,7 @@ def test_every_blueprint_is_checked():
 
 
 def test_no_blueprint_imports_another():
-    found = sorted(
-        (file, name)
-        for file, who, name in crossings()
-        if not any(who == tolerated and within(name, module) for tolerated, module in ALLOWED)
-    )
-    assert found == []
-
-
-def test_every_allowed_crossing_still_exists():
-    # A tolerated import that is gone must leave the list too, or the list would hide the next.
-    found = crossings()
-    gone = {
-        (tolerated, module)
-        for tolerated, module in ALLOWED
-        if not any(who == tolerated and within(name, module) for _file, who, name in found)
-    }
-    assert gone == set()
+    assert sorted((file, name) for file, _who, name in crossings()) == []
 
 
 @pytest.mark.parametrize(

@@ -6,62 +6,28 @@ each time it shows the page and gets a 304 until the game changes.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import io
 
 from flask import Response, abort, request, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.routing import BuildError
 
 from scorekeeper.access import image_source_for_device, image_source_for_share
+from scorekeeper.charts import game as game_chart
+from scorekeeper.charts.cache import CACHE, digest
 from scorekeeper.games import bp
-from scorekeeper.services import charts as chart_service
+from scorekeeper.responses import svg_response
 from scorekeeper.services.games import GameRef
-
-# SVG opened on its own is a document of our origin: let it load nothing and run nothing.
-SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
-
-
-def chart_text() -> chart_service.ChartText:
-    """The words on the charts, in the request's language."""
-    return _chart_text(str(get_locale()))
-
-
-@functools.lru_cache(maxsize=16)
-def _chart_text(_locale: str) -> chart_service.ChartText:
-    # Translations do not change while the app runs: once per language.
-    return chart_service.ChartText(
-        race_title=_("Running totals"),
-        rounds_title=_("Points per round"),
-        engine=_("Engine"),
-        hand=_("Hand"),
-        total=_("Total"),
-        points=_("Points"),
-    )
-
-
-def svg_response(svg: bytes, etag: str) -> Response:
-    """An SVG answer that the browser revalidates every time (304 while unchanged)."""
-    response = Response(svg, mimetype="image/svg+xml")
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.headers["Content-Security-Policy"] = SVG_POLICY
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.vary.add("Accept-Language")
-    return response.make_conditional(request)
 
 
 def _chart(game: GameRef, kind: str) -> Response:
-    svg, etag = chart_service.chart_svg(game, kind, chart_text())
-    return svg_response(svg, etag)
+    return svg_response(*game_chart.chart_svg(game, kind))
 
 
 @bp.get("/games/<int:game_id>/chart/<kind>.svg")
 def chart(game_id: int, kind: str) -> Response:
     """A chart of a game this device created or opened: kind is 'race' or 'rounds'."""
-    if kind not in chart_service.KINDS:
+    if kind not in game_chart.KINDS:
         abort(404)
     return _chart(image_source_for_device(game_id), kind)
 
@@ -69,7 +35,7 @@ def chart(game_id: int, kind: str) -> Response:
 @bp.get("/s/<token>/chart/<kind>.svg")
 def share_chart(token: str, kind: str) -> Response:
     """A chart of the game a read-only share link points to."""
-    if kind not in chart_service.KINDS:
+    if kind not in game_chart.KINDS:
         abort(404)
     return _chart(image_source_for_share(token), kind)
 
@@ -82,10 +48,15 @@ def share_url(game: GameRef) -> str:
         return request.host_url + "s/" + game.view_token
 
 
-@functools.lru_cache(maxsize=256)
-def qr_svg(url: str, title: str) -> bytes:
-    """A QR code of `url` as SVG (segno is imported on first use)."""
-    import segno
+def qr_svg(url: str, title: str) -> tuple[bytes, str]:
+    """A QR code of `url` as SVG and its ETag: drawn once (~10 ms), then kept in the chart
+    cache like a chart."""
+    name = f"qr-{digest(url + chr(31) + title, 10)}.svg"
+    return CACHE.get(name, lambda: _draw_qr(url, title))
+
+
+def _draw_qr(url: str, title: str) -> bytes:
+    import segno  # on first use: most requests never draw a QR code
 
     buffer = io.BytesIO()
     segno.make_qr(url, error="m").save(
@@ -95,8 +66,7 @@ def qr_svg(url: str, title: str) -> bytes:
 
 
 def _qr(game: GameRef) -> Response:
-    svg = qr_svg(share_url(game), _("Link to follow this game"))
-    return svg_response(svg, hashlib.blake2b(svg, digest_size=12).hexdigest())
+    return svg_response(*qr_svg(share_url(game), _("Link to follow this game")))
 
 
 @bp.get("/games/<int:game_id>/qr.svg")

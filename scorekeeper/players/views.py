@@ -13,13 +13,13 @@ from babel.dates import format_skeleton
 from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_decimal, get_locale
-from flask_babel import gettext as _
 
 from scorekeeper.access import club_for
-from scorekeeper.games.chart_views import svg_response
+from scorekeeper.charts import player as player_chart
 from scorekeeper.models import RosterPlayer
 from scorekeeper.players import bp
 from scorekeeper.players.forms import OpponentForm
+from scorekeeper.responses import svg_response
 from scorekeeper.services import players as player_service
 
 # Entries merged into another point one step on (the merge service keeps it so); a few hops
@@ -48,17 +48,6 @@ def month_labels(points: list[player_service.MonthPoint]) -> list[str]:
     return [format_skeleton("yMMM", date(p.year, p.month, 1), locale=locale) for p in points]
 
 
-def chart_text() -> player_service.PlayerChartText:
-    """The words on a player's chart, in the request's language."""
-    return player_service.PlayerChartText(
-        title=_("Average score per round"),
-        month_label=_("That month"),
-        running_label=_("Since the first game"),
-        xlabel=_("Month"),
-        ylabel=_("Points per round"),
-    )
-
-
 def one_decimal(value: float | None) -> str:
     """12.3 in the reader's language; a dash when there is nothing to show."""
     return "—" if value is None else format_decimal(value, "#,##0.0")
@@ -85,7 +74,7 @@ def detail(club_id: int, entry_id: int) -> ResponseReturnValue:
         entry=entry,
         record=record,
         points=list(zip(labels, points, strict=True)),
-        chart_key=player_service.chart_key(points, labels, chart_text()) if points else None,
+        chart_key=player_chart.chart_key(points, labels) if points else None,
         form=form,
         one_decimal=one_decimal,
     )
@@ -102,10 +91,7 @@ def chart(club_id: int, entry_id: int) -> Response:
     points = player_service.monthly_averages(club, entry.id)
     if not points:
         abort(404)
-    svg, etag = player_service.player_chart_svg(
-        club, entry.id, points, month_labels(points), chart_text()
-    )
-    return svg_response(svg, etag)
+    return svg_response(*player_chart.chart_svg(club, entry.id, points, month_labels(points)))
 
 
 @bp.get("/clubs/<int:club_id>/players/<int:entry_id>/vs")

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_date, ngettext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorekeeper.access import club_for, may_score
-from scorekeeper.games.chart_views import svg_response
+from scorekeeper.charts import season as season_chart
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Club, Season, utcnow
+from scorekeeper.responses import svg_response
 from scorekeeper.seasons import bp
 from scorekeeper.seasons.forms import MoveGameForm, SeasonForm
+from scorekeeper.services import season_standings
 from scorekeeper.services import seasons as season_service
 from scorekeeper.services.seasons import SeasonError
 
@@ -144,9 +146,9 @@ def detail(club_id: int, season_id: int) -> ResponseReturnValue:
         club=club,
         role=role,
         season=season,
-        table=season_service.standings(season),
-        attendance=season_service.attendance(season),
-        games=season_service.season_games(season, _page()),
+        table=season_standings.standings(season),
+        attendance=season_standings.attendance(season),
+        games=season_standings.season_games(season, _page()),
         move=move,
     )
 
@@ -160,22 +162,8 @@ def print_view(club_id: int, season_id: int) -> ResponseReturnValue:
         "seasons/print.html",
         club=club,
         season=season,
-        table=season_service.standings(season),
+        table=season_standings.standings(season),
         now=utcnow(),
-    )
-
-
-def chart_text(season: Season) -> season_service.ChartText:
-    """The words on the season chart, in the request's language, for the season's method."""
-    ylabel = {
-        "placement_points": _("Points"),
-        "games_won": _("Games won"),
-        "average": _("Average per round (lower is better)"),
-    }.get(season.method, _("Points"))
-    return season_service.ChartText(
-        title=_("Standings after each club night or day of play"),
-        xlabel=_("Club night (or day of play)"),
-        ylabel=ylabel,
     )
 
 
@@ -184,10 +172,7 @@ def chart(club_id: int, season_id: int) -> ResponseReturnValue:
     """The leaders' standing after each club night (SVG, cached per season data version)."""
     club, _role = club_for(club_id)
     season = _season_or_404(club, season_id)
-    svg, etag = season_service.chart_svg(
-        season, chart_text(season), label_of=lambda day: format_date(day, "d MMM")
-    )
-    return svg_response(svg, etag)
+    return svg_response(*season_chart.chart_svg(season))
 
 
 @bp.post("/clubs/<int:club_id>/seasons/<int:season_id>/games/<int:game_id>/move")

@@ -1,5 +1,5 @@
 """Player use cases: a roster entry's record, head-to-head between two entries, the club's
-head-to-head matrix, and the player's chart of average score per round (cached by content).
+head-to-head matrix, and the months of average score per round that the player's chart shows.
 
 Every figure is summed in SQL from the final figures the game services store on each seat when
 a game finishes (Player.place, place_shared, total, rounds_played, zero_rounds): no round is
@@ -10,34 +10,19 @@ won, higher is better: the two cannot share an average); draw games are counted 
 
 from __future__ import annotations
 
-import hashlib
-import re
-import threading
 from collections.abc import Sequence
-from dataclasses import astuple, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, and_, case, extract, func, select
 from sqlalchemy.orm import aliased
 
-from scorekeeper import charts
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Game, Player, RosterPlayer
-from scorekeeper.services.charts import SvgCache
 
 MEXICAN_TRAIN = "mexican_train"
 LAST_GAMES = 10
 LAST_MEETINGS = 10
-LRU_SIZE = 64
-# Part of every chart's key: bump it when charts.player_chart draws differently, so files
-# cached by an older build are not served again.
-CHART_STYLE = 2
-# How many player charts this process has rendered (tests read it).
-RENDERS = 0
-
-_lock = threading.Lock()
-_CACHE = SvgCache(LRU_SIZE, subfolder="players")
-clear_memory = _CACHE.clear_memory
 
 
 # What the pages show --------------------------------------------------------------------------
@@ -411,64 +396,3 @@ def head_to_head_matrix(club: Club, entries: dict[int, RosterPlayer]) -> Matrix:
     )
     cells = {(int(r), int(c)): (int(won), int(lost)) for r, c, won, lost in rows}
     return Matrix(active, cells)
-
-
-# The chart ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlayerChartText:
-    """The words on a player's chart; the view passes them translated."""
-
-    title: str = "Average score per round"
-    month_label: str = "That month"
-    running_label: str = "Since the first game"
-    xlabel: str = "Month"
-    ylabel: str = "Points per round"
-
-
-def _hash(data: bytes, size: int) -> str:
-    return hashlib.blake2b(data, digest_size=size).hexdigest()
-
-
-def chart_key(points: Sequence[MonthPoint], labels: Sequence[str], text: PlayerChartText) -> str:
-    """The chart's content fingerprint, which is also its ETag: the player's data version.
-
-    It changes when a game of theirs finishes (or is reopened, moved, merged) and when the
-    wording changes; there is no version column to bump, so the data is the version."""
-    parts = [str(CHART_STYLE), *(repr(astuple(p)) for p in points), *labels, *astuple(text)]
-    return _hash("\x1f".join(parts).encode("utf-8"), 12)
-
-
-def player_chart_svg(
-    club: Club,
-    entry_id: int,
-    points: Sequence[MonthPoint],
-    labels: Sequence[str],
-    text: PlayerChartText,
-) -> tuple[bytes, str]:
-    """The chart's SVG and ETag: from memory, from disk, or rendered and stored (atomically;
-    this player's older charts are deleted)."""
-    key = chart_key(points, labels, text)
-    # One file per player and wording (language): a new data version replaces the old file.
-    prefix = f"c{club.id}-p{entry_id}-{_hash(repr(astuple(text)).encode('utf-8'), 4)}-"
-    own = re.compile(re.escape(prefix) + r"[0-9a-f]+\.svg$")
-    svg, _etag = _CACHE.get(f"{prefix}{key}.svg", own.match, lambda: _render(points, labels, text))
-    return svg, key
-
-
-def _render(points: Sequence[MonthPoint], labels: Sequence[str], text: PlayerChartText) -> bytes:
-    global RENDERS
-    svg = charts.player_chart(
-        labels,
-        [p.average for p in points],
-        [p.running_average for p in points],
-        title=text.title,
-        month_label=text.month_label,
-        running_label=text.running_label,
-        xlabel=text.xlabel,
-        ylabel=text.ylabel,
-    )
-    with _lock:
-        RENDERS += 1
-    return svg

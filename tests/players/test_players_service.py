@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
 
 import pytest
@@ -170,40 +169,6 @@ def play_as_annie(app, league) -> int:
         finished_at=datetime(2025, 4, 3, 21, 0),
     )
     return annie
-
-
-def test_chart_is_cached_by_content(app, league):
-    text = player_service.PlayerChartText()
-    with app.app_context():
-        club = club_of(league.club)
-        points = player_service.monthly_averages(club, league.ana)
-        labels = ["Jan", "Feb", "Mar"]
-        before = player_service.RENDERS
-        svg, key = player_service.player_chart_svg(club, league.ana, points, labels, text)
-        again, same = player_service.player_chart_svg(club, league.ana, points, labels, text)
-        assert svg.startswith(b"<?xml") and b"<title>Average score per round</title>" in svg
-        assert (again, same) == (svg, key)
-        assert player_service.RENDERS == before + 1
-        # From disk after the memory is cleared: still no new render.
-        player_service.clear_memory()
-        assert player_service.player_chart_svg(club, league.ana, points, labels, text)[0] == svg
-        assert player_service.RENDERS == before + 1
-        # A new game changes the data, hence the key; the older file goes.
-        play(
-            app,
-            league.club,
-            {"Ana": league.ana, "Dee": league.dee},
-            [entry({"Ana": 0, "Dee": 5}, "Ana"), entry({"Ana": 0, "Dee": 5}, "Ana")],
-        )
-        newer = player_service.monthly_averages(club, league.ana)
-        _svg, new_key = player_service.player_chart_svg(
-            club, league.ana, newer, [*labels, "Now"], text
-        )
-        assert new_key != key
-        folder = os.path.join(app.config["CHART_CACHE_DIR"], "players")
-        assert [name for name in os.listdir(folder) if name.endswith(".svg")] == [
-            name for name in os.listdir(folder) if new_key in name
-        ]
 
 
 def test_unfinished_and_empty_games_are_not_counted(app, league):

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import pytest
-
 from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Season
 from scorekeeper.services import games as game_service
 from scorekeeper.services import roster as roster_service
+from scorekeeper.services import season_standings
 from scorekeeper.services import seasons as season_service
 
 from .helpers import TODAY, hand_worked_season, play, roster, update
@@ -20,7 +19,7 @@ from .helpers import TODAY, hand_worked_season, play, roster, update
 def table_of(app, season_id):
     with app.app_context():
         season = db.session.get(Season, season_id)
-        return season_service.standings(season)
+        return season_standings.standings(season)
 
 
 def rows(standings, figure):
@@ -42,7 +41,7 @@ def test_placement_points_by_default_one_point_per_player_finished_ahead_of(app,
     ]
     # Three finished games on two nights (club night 1, and today); Gus's seat was a guest's;
     # the game in play is not counted.
-    assert table.summary == season_service.Summary(games=3, nights=2, guest_seats=1, uncounted=1)
+    assert table.summary == season_standings.Summary(games=3, nights=2, guest_seats=1, uncounted=1)
 
 
 def test_placement_points_with_the_seasons_table(app, world):
@@ -88,7 +87,7 @@ def test_average_per_round_with_a_minimum_of_games(app, world):
 def test_attendance_counts_every_game_and_night_of_the_season(app, world):
     season_id, _ids, _games = hand_worked_season(app, world.club)
     with app.app_context():
-        lines = season_service.attendance(db.session.get(Season, season_id))
+        lines = season_standings.attendance(db.session.get(Season, season_id))
     # Di also sits at the game in play; guests are not listed.
     assert [(a.name, a.nights, a.games) for a in lines] == [
         ("Di", 2, 4),
@@ -170,26 +169,3 @@ def season_service_create(app, club_id, name):
             club, season_service.SeasonInput(name=name, starts_on=start, ends_on=start)
         )
         return saved.season.id
-
-
-@pytest.mark.parametrize("method", ["placement_points", "games_won", "average"])
-def test_chart_data_ends_where_the_standings_are(app, world, method):
-    season_id, _ids, _games = hand_worked_season(app, world.club, method=method, min_games=2)
-    with app.app_context():
-        season = db.session.get(Season, season_id)
-        data = season_service.chart_data(season)
-        table = season_service.standings(season)
-    assert data.names == [row.name for row in table.lines]
-    assert data.nights == [TODAY.fromordinal(TODAY.toordinal() - 7), TODAY]
-    last = {name: values[-1] for name, values in data.series.items()}
-    if method == "placement_points":
-        # After night 1: Ana 3 + 1.5, Ben 2 + 3, Cy 1 + 1.5, Di 0.
-        assert data.series["Ben"] == [5, 6]
-        assert data.series["Ana"] == [4.5, 4.5]
-        assert last == {"Ben": 6, "Cy": 5.5, "Ana": 4.5, "Di": 0}
-    elif method == "games_won":
-        assert data.series["Cy"] == [0, 1]
-    else:
-        # Ben after night 1: (5 + 0) / 4 rounds = 1.25; after today: 21 / 6 = 3.5.
-        assert data.series["Ben"] == [1.25, 3.5]
-        assert data.higher_is_better is False

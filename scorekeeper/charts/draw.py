@@ -1,4 +1,5 @@
-"""Chart builders: SVGs of a game's race (running totals) and round scores, from plain data.
+"""Chart drawing: SVGs of a game's race and round scores, a season's leaders night by night and
+a player's monthly averages, each from plain data through its own `Figure()`.
 
 No database and no Flask here: callers pass names, round labels, scores and already
 translated text. matplotlib is imported on the first chart (it costs ~0.7 s), never at app
@@ -131,6 +132,55 @@ def _svg(fig: Figure, title: str) -> bytes:
     return data[:end] + label + data[end:]
 
 
+def _lines_figure(
+    count: int,
+    columns: int,
+    *,
+    width: float,
+    height: float,
+    row: float,
+    left: float,
+    right: float,
+    top: float,
+) -> tuple[Figure, Axes]:
+    """A figure of one Axes above a legend of `count` entries in `columns` columns (inches:
+    `height` besides the legend, `row` per legend row)."""
+    from matplotlib.figure import Figure
+
+    legend_height = row * math.ceil(count / columns) + 0.08
+    fig = Figure(figsize=(width, height + legend_height))
+    ax = fig.add_subplot()
+    _place(fig, left=left, right=right, top=top, bottom=0.5 + legend_height)
+    return fig, ax
+
+
+def _legend(
+    fig: Figure, handles: Sequence[Any], labels: Sequence[str], columns: int, **more: Any
+) -> None:
+    """The legend centred under the Axes, without a frame."""
+    fig.legend(
+        handles,
+        labels,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.02),
+        ncols=columns,
+        frameon=False,
+        fontsize=8,
+        **more,
+    )
+
+
+def _finish(fig: Figure, ax: Axes, width: float, title: str, xlabel: str, ylabel: str) -> bytes:
+    """Grid, title and axis labels of a one-Axes chart, then its SVG bytes."""
+    ax.grid(axis="y", color="#cccccc", linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.set_title(_plain(title))
+    ax.set_xlabel(_plain(xlabel))
+    # Beside the figure's edge, not the tick labels, so wide figures cannot push it off.
+    fig.text(0.04 / width, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
+    return _svg(fig, title)
+
+
 def race_chart(
     names: Sequence[str],
     rounds: Sequence[str],
@@ -147,15 +197,12 @@ def race_chart(
     played); each player's totals cover the rounds played so far.
     """
     _matplotlib()
-    from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
     columns = min(len(names), 4) or 1
-    legend_rows = math.ceil(len(names) / columns)
-    legend_height = 0.21 * legend_rows + 0.08
-    fig = Figure(figsize=(WIDTH, 3.4 + legend_height))
-    ax = fig.add_subplot()
-    _place(fig, left=0.62, right=0.2, top=0.32, bottom=0.5 + legend_height)
+    fig, ax = _lines_figure(
+        len(names), columns, width=WIDTH, height=3.4, row=0.21, left=0.62, right=0.2, top=0.32
+    )
     handles = []
     for index, name in enumerate(names):
         totals = list(running_totals.get(name, ()))
@@ -172,28 +219,19 @@ def race_chart(
     # The legend fills column by column; reorder so that it reads by rows, leader first.
     order = [ranked[k] for c in range(columns) for k in range(c, len(ranked), columns)]
     limit = {1: 40, 2: 30, 3: 20}.get(columns, 14)
-    fig.legend(
+    _legend(
+        fig,
         [handles[i] for i in order],
         [f"{_short(names[i], limit)} ({final(i)})" for i in order],
-        loc="lower center",
-        bbox_to_anchor=(0.5, 0.02),
-        ncols=columns,
-        frameon=False,
+        columns,
         handlelength=3,
-        fontsize=8,
     )
     _set_round_ticks(ax, rounds, room=16)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     values = [total for name in names for total in running_totals.get(name, ())]
     low, high = min([0, *values]), max([10, *values])  # 10: a scale even before round 1
     ax.set_ylim(low, high + 0.04 * (high - low))
-    ax.grid(axis="y", color="#cccccc", linewidth=0.6)
-    ax.set_axisbelow(True)
-    ax.set_title(_plain(title))
-    ax.set_xlabel(_plain(xlabel))
-    # Beside the figure's edge, not the tick labels, so wide totals cannot push it off.
-    fig.text(0.04 / WIDTH, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
-    return _svg(fig, title)
+    return _finish(fig, ax, WIDTH, title, xlabel, ylabel)
 
 
 def rounds_chart(
@@ -341,21 +379,8 @@ def player_chart(
     ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
     high = max([5.0, *averages, *running])
     ax.set_ylim(0, high * 1.08)
-    ax.grid(axis="y", color="#cccccc", linewidth=0.6)
-    ax.set_axisbelow(True)
-    ax.set_title(_plain(title))
-    ax.set_xlabel(_plain(xlabel))
-    fig.text(0.04 / width, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
-    fig.legend(
-        [bars, line],
-        [_short(month_label, 40), _short(running_label, 40)],
-        loc="lower center",
-        bbox_to_anchor=(0.5, 0.02),
-        ncols=2,
-        frameon=False,
-        fontsize=8,
-    )
-    return _svg(fig, title)
+    _legend(fig, [bars, line], [_short(month_label, 40), _short(running_label, 40)], 2)
+    return _finish(fig, ax, width, title, xlabel, ylabel)
 
 
 def season_chart(
@@ -377,18 +402,15 @@ def season_chart(
     so the chart reads in black-and-white print; `legend_values` are the final figures as text.
     """
     _matplotlib()
-    from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
     # Narrower than the game charts, so that on a phone its words show at about the size of the
     # page's small print; two legend columns keep the leaders' names whole.
     width = 4.8
     columns = min(len(names), 2) or 1
-    legend_rows = math.ceil(len(names) / columns)
-    legend_height = 0.2 * legend_rows + 0.08
-    fig = Figure(figsize=(width, 2.9 + legend_height))
-    ax = fig.add_subplot()
-    _place(fig, left=0.5, right=0.15, top=0.3, bottom=0.5 + legend_height)
+    fig, ax = _lines_figure(
+        len(names), columns, width=width, height=2.9, row=0.2, left=0.5, right=0.15, top=0.3
+    )
     handles = []
     for index, name in enumerate(names):
         points = [(x, y) for x, y in enumerate(series.get(name, ())) if y is not None]
@@ -405,18 +427,15 @@ def season_chart(
             **style(index),
         )
         handles.append(line)
-    fig.legend(
+    _legend(
+        fig,
         handles,
         [
             f"{_short(name, 24 if columns == 2 else 40)} ({value})"
             for name, value in zip(names, legend_values, strict=True)
         ],
-        loc="lower center",
-        bbox_to_anchor=(0.5, 0.02),
-        ncols=columns,
-        frameon=False,
+        columns,
         handlelength=3,
-        fontsize=8,
     )
     _set_round_ticks(ax, list(nights), room=6)
     if higher_is_better:
@@ -425,9 +444,4 @@ def season_chart(
     low = min([0.0, *values])
     high = max([1.0, *values])
     ax.set_ylim(low, high + 0.04 * (high - low))
-    ax.grid(axis="y", color="#cccccc", linewidth=0.6)
-    ax.set_axisbelow(True)
-    ax.set_title(_plain(title))
-    ax.set_xlabel(_plain(xlabel))
-    fig.text(0.04 / width, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
-    return _svg(fig, title)
+    return _finish(fig, ax, width, title, xlabel, ylabel)

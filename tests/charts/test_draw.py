@@ -8,7 +8,7 @@ from itertools import accumulate
 
 import pytest
 
-from scorekeeper import charts
+from scorekeeper.charts import draw
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 ENGINES = [str(n) for n in range(12, -1, -1)]
@@ -21,7 +21,7 @@ def totals(round_scores):
 
 
 def race(names=PLAYERS, rounds=ENGINES, round_scores=ROUNDS, higher_wins=False, title="Race"):
-    return charts.race_chart(
+    return draw.race_chart(
         names,
         rounds,
         totals(round_scores),
@@ -33,7 +33,7 @@ def race(names=PLAYERS, rounds=ENGINES, round_scores=ROUNDS, higher_wins=False, 
 
 
 def bars(names=PLAYERS, rounds=ENGINES, round_scores=ROUNDS, title="Rounds"):
-    return charts.rounds_chart(
+    return draw.rounds_chart(
         names, rounds, round_scores, title=title, xlabel="Engine", ylabel="Points"
     )
 
@@ -132,7 +132,7 @@ def test_a_negative_round_score_extends_the_scale_below_zero():
 
 
 def test_every_player_of_fourteen_has_a_style_of_their_own():
-    styles = [charts.style(seat) for seat in range(14)]
+    styles = [draw.style(seat) for seat in range(14)]
     # In grey print: line style and marker together tell players apart.
     assert len({(s["linestyle"], s["marker"]) for s in styles}) == 14
     # In colour, colour and line style do too.

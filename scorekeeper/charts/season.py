@@ -1,0 +1,69 @@
+"""A season's chart (the leaders' standing after each club night): its data from the season
+standings service, drawn once per season data version, language and wording, then served from
+the chart cache."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date
+
+from flask_babel import format_date
+
+from scorekeeper.charts import draw
+from scorekeeper.charts.cache import CACHE, digest
+from scorekeeper.charts.text import ChartText, chart_text, locale
+from scorekeeper.models import Season
+from scorekeeper.services import season_standings
+from scorekeeper.services.season_standings import NightByNight
+
+# How many players the chart follows (the leaders); more lines would not read.
+CHART_PLAYERS = 6
+
+
+def chart_data(season: Season) -> NightByNight:
+    """What the chart draws: the leaders' cumulative figure after each club night."""
+    return season_standings.leaders_by_night(season, CHART_PLAYERS)
+
+
+def night_label(day: date) -> str:
+    """A night's date under its tick, in the request's language ('31 Dec')."""
+    return format_date(day, "d MMM")
+
+
+def chart_svg(
+    season: Season, text: ChartText | None = None, label_of: Callable[[date], str] = night_label
+) -> tuple[bytes, str]:
+    """The season chart's SVG and its ETag: drawn once per season data version (see
+    season_standings.data_version), language and wording, then served from the cache.
+    `label_of` writes a night's date under its tick."""
+    words = text or chart_text()
+    probe = label_of(date(2001, 12, 31))  # the date format of the request's language
+    key = digest(repr((season_standings.data_version(season), probe)), 10)
+    # This season's other charts in these words go: its data moved on.
+    prefix = f"season-{season.id}-{locale()}-{words.digest}-"
+    mine = re.compile(re.escape(prefix) + r"[0-9a-f]+\.svg$")
+    return CACHE.get(f"{prefix}{key}.svg", lambda: _render(season, words, label_of), mine.match)
+
+
+def _number(value: float) -> str:
+    return str(round(value)) if value == int(value) else f"{value:.2f}".rstrip("0")
+
+
+def _render(season: Season, text: ChartText, label_of: Callable[[date], str]) -> bytes:
+    data = chart_data(season)
+    legend = [
+        _number(values[-1]) if values and values[-1] is not None else "–"
+        for values in (data.series[name] for name in data.names)
+    ]
+    ylabel = {"games_won": text.games_won, "average": text.average}.get(season.method, text.points)
+    return draw.season_chart(
+        data.names,
+        [label_of(day) for day in data.nights],
+        data.series,
+        legend,
+        higher_is_better=data.higher_is_better,
+        title=text.season_title,
+        xlabel=text.club_night,
+        ylabel=ylabel,
+    )
