@@ -33,11 +33,9 @@ from scorekeeper.games.forms import SetupForm, entry_from_form, fill_form, round
 from scorekeeper.games.presenters import (
     Sheet,
     apply_problems,
-    hand_fields,
     html_cache,
     sheet_of,
     tile_choices,
-    tile_grid,
     tile_values,
 )
 from scorekeeper.i18n import problem_text
@@ -176,8 +174,6 @@ def _round_sheet(
         "players": list(players),
         "opener": opener,
         "tile_values": tile_values(game, engine),
-        "tile_grid": tile_grid,
-        "hand_fields": hand_fields,
     }
 
 
