@@ -159,28 +159,34 @@ def html_cache() -> HtmlCache:
 
 def tile_choices(set_size: int, engine: int | None) -> list[str]:
     """Every tile a hand can hold this round: the set without the engine, highest first."""
-    engine_tile = core.double(engine) if engine is not None else None
-    tiles = [t for t in core.tiles_in_set(set_size) if t != engine_tile]
-    return [str(t) for t in sorted(tiles, key=lambda t: (t.high, t.low), reverse=True)]
+    return [str(tile) for tile in _tiles_on_offer(set_size, engine)]
 
 
 class TileChoice(NamedTuple):
-    """A tile on offer in the picker: its name ("12-11"), its worth, its two ends as drawn."""
+    """A tile on offer in the picker: its place (checkbox ids count them), its name ("12-11"),
+    its worth, its two ends as drawn."""
 
+    index: int
     text: str
     value: int
-    high: str
-    low: str
+    high: int
+    low: int
 
 
 def tile_values(game: Game, engine: int | None) -> list[TileChoice]:
-    """The tiles on offer, highest first, each with what it is worth under the game's blank
-    option (the picker adds them up)."""
+    """The tiles on offer (as `tile_choices`), each with what it is worth under the game's
+    blank option (the picker adds them up)."""
     blank = core.BlankScoring(game.blank_scoring)
     return [
-        TileChoice(text, core.tile_value(core.parse_tile(text), blank), *text.split("-"))
-        for text in tile_choices(game.set_size, engine)
+        TileChoice(index, str(tile), core.tile_value(tile, blank), tile.high, tile.low)
+        for index, tile in enumerate(_tiles_on_offer(game.set_size, engine))
     ]
+
+
+def _tiles_on_offer(set_size: int, engine: int | None) -> list[core.Tile]:
+    engine_tile = core.double(engine) if engine is not None else None
+    tiles = [t for t in core.tiles_in_set(set_size) if t != engine_tile]
+    return sorted(tiles, key=lambda t: (t.high, t.low), reverse=True)
 
 
 def apply_problems(
