@@ -1,7 +1,5 @@
 """Game night: set up a game, record rounds, share it, chart it, print it."""
 
-from functools import lru_cache
-
 from flask import Blueprint
 
 bp = Blueprint("games", __name__)
@@ -63,14 +61,6 @@ def change_text(change) -> str:
 
 
 @bp.app_template_global()
-def sheet_rows(sheet, editable, game_id):
-    """The score sheet's rounds as table rows (presenters.sheet_rows)."""
-    from scorekeeper.games.presenters import sheet_rows as rows
-
-    return rows(sheet, bool(editable), game_id)
-
-
-@bp.app_template_global()
 def device_label(device):
     """A short label for the device a change came from."""
     from scorekeeper.devices import device_label as label
@@ -80,18 +70,7 @@ def device_label(device):
 
 @bp.app_template_global()
 def format_datetime(value, style: str = "short") -> str:
-    """A date and time in the reader's language and time zone (Flask-Babel); the same few
-    history times are shown on every request, so each is formatted once."""
-    from flask_babel import format_datetime as babel_format
-    from flask_babel import get_locale, get_timezone
-
-    if value is None:  # "now": never kept
-        return babel_format(value, style)
-    return _format_datetime(value, style, str(get_locale()), str(get_timezone()))
-
-
-@lru_cache(maxsize=1024)
-def _format_datetime(value, style: str, locale: str, timezone: str) -> str:
+    """A date and time in the reader's language and time zone (Flask-Babel)."""
     from flask_babel import format_datetime as babel_format
 
     return babel_format(value, style)

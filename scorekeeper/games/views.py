@@ -29,10 +29,8 @@ from scorekeeper.games import bp
 from scorekeeper.games.forms import entry_from_form, fill_form, round_form_class
 from scorekeeper.games.presenters import (
     apply_problems,
-    hand_fields,
     sheet_of,
     tile_choices,
-    tile_grid,
     tile_values,
 )
 from scorekeeper.i18n import problem_text
@@ -143,8 +141,6 @@ def _round_sheet(
         "players": list(players),
         "opener": opener,
         "tile_values": tile_values(game, engine),
-        "tile_grid": tile_grid,
-        "hand_fields": hand_fields,
     }
 
 

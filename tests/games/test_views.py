@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from html.parser import HTMLParser
 
 import pytest
 from sqlalchemy import func, select
@@ -53,6 +54,52 @@ def round_data(number: int, pips: dict[int, object], out: int | str | None = Non
 
 def errors_on_page(html: str) -> list[str]:
     return [unescape(m) for m in re.findall(r'class="error"[^>]*>([^<]*)<', html)]
+
+
+class HandBlocks(HTMLParser):
+    """The round sheet as a reader meets it: per hand (by seat), its inputs, its error
+    paragraphs and whether its tile picker is open; and the inputs outside any hand."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.inputs: dict[int | None, list[dict[str, str | None]]] = {None: []}
+        self.errors: dict[int | None, dict[str, str]] = {None: {}}
+        self.picker_open: dict[int, bool] = {}
+        self._seat: int | None = None
+        self._error: str | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "fieldset" and "hand" in (attributes.get("class") or "").split():
+            self._seat = int(attributes["data-seat"])
+            self.inputs[self._seat], self.errors[self._seat] = [], {}
+        elif tag == "input":
+            self.inputs[self._seat].append(attributes)
+        elif tag == "details" and self._seat is not None:
+            self.picker_open[self._seat] = "open" in attributes
+        elif tag == "p" and attributes.get("class") == "error":
+            self._error = attributes["id"]
+            self.errors[self._seat][self._error] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "fieldset":
+            self._seat = None
+        elif tag == "p":
+            self._error = None
+
+    def handle_data(self, data):
+        if self._error is not None:
+            self.errors[self._seat][self._error] += data
+
+    def checked(self, seat: int | None, name: str) -> list[str]:
+        """The values of the boxes or radios named `name` that are ticked."""
+        return [
+            i["value"] or "" for i in self.inputs[seat] if i.get("name") == name and "checked" in i
+        ]
+
+    def named(self, seat: int | None, name: str) -> list[dict[str, str | None]]:
+        return [i for i in self.inputs[seat] if i.get("name") == name]
 
 
 def saved_rounds(app, game_id: int) -> int:
@@ -203,6 +250,47 @@ def test_a_typo_is_caught_next_to_the_field_and_everything_typed_is_kept(app, cl
     assert errors_on_page(page) == ["Cy: 1o is not a whole number of pips."]
     assert 'value="15"' in page and 'value="1o"' in page and 'value="22"' in page
     assert re.search(r'name="out" value="0"\s+checked', page)
+    assert saved_rounds(app, game_id) == 0
+
+
+def test_a_refused_round_shows_each_error_beside_its_hand_and_keeps_every_tick(app, client):
+    game_id = start_game(client, open_train_points="10", strategic_error="y", adjustments="y")
+    data = round_data(
+        1,
+        {1: ["12-11", "6-4"], 2: "1o", 3: 22},
+        out=0,
+        open_train_3="y",
+        strategic_1="y",
+        adjust_1="+5",
+        reason_1="knocked the boneyard",
+    )
+    response = client.post(f"/games/{game_id}/rounds", data=data)
+    assert response.status_code == 422
+    sheet = HandBlocks(response.get_data(as_text=True))
+    assert sorted(seat for seat in sheet.inputs if seat is not None) == [0, 1, 2, 3]
+    # The typo is told beside Cy's pips, and only there.
+    assert sheet.errors[2] == {"pips_2-error": "Cy: 1o is not a whole number of pips."}
+    assert all(not sheet.errors[seat] for seat in (0, 1, 3))
+    (pips,) = sheet.named(2, "pips_2")
+    assert pips["value"] == "1o" and pips["aria-invalid"] == "true"
+    assert pips["aria-describedby"] == "pips_2-error"
+    assert pips["inputmode"] == "numeric" and pips["pattern"] == "[0-9]*"
+    # Ben's tiles stay ticked (and only those), his picker open, his penalties kept.
+    assert sheet.checked(1, "tiles_1") == ["12-11", "6-4"]
+    assert len(sheet.named(1, "tiles_1")) == 90  # double-12 less the 12-12 engine
+    assert sheet.checked(1, "mode_1") == ["tiles"] and sheet.picker_open[1]
+    assert not sheet.picker_open[2] and sheet.checked(2, "mode_2") == ["pips"]
+    assert sheet.checked(1, "strategic_1") == ["y"]
+    assert sheet.named(1, "adjust_1")[0]["value"] == "+5"
+    assert sheet.named(1, "reason_1")[0]["value"] == "knocked the boneyard"
+    # Ana went out; every hand has its open-train box, only Di's ticked.
+    assert [sheet.checked(seat, "out") for seat in range(4)] == [["0"], [], [], []]
+    for seat in range(4):
+        assert len(sheet.named(seat, f"open_train_{seat}")) == 1
+        assert len(sheet.named(seat, f"strategic_{seat}")) == 1
+        assert sheet.checked(seat, f"open_train_{seat}") == (["y"] if seat == 3 else [])
+    assert sheet.checked(None, "out") == []  # "blocked" is not ticked
+    assert "Train still open (+10)" in response.get_data(as_text=True)
     assert saved_rounds(app, game_id) == 0
 
 
