@@ -1,0 +1,55 @@
+"""SQLite under concurrent writers: WAL, a busy timeout, and writes that lock when they begin.
+
+Python's sqlite3 starts every transaction DEFERRED: it reads, then asks for the write lock at
+its first write. Two such writers deadlock and one gets "database is locked" at once, whatever
+the busy timeout. So SQLAlchemy emits BEGIN itself: BEGIN IMMEDIATE (the write lock taken
+first, waiting up to the busy timeout) for requests that may write (POST, PUT, PATCH, DELETE)
+and for CLI commands; a plain BEGIN for GET/HEAD/OPTIONS, which in WAL mode read a snapshot
+without blocking or being blocked by the writer. Taking the write lock for reads too would
+serialise every page view behind every other one for the whole request.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, has_request_context, request
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+
+from scorekeeper.extensions import db
+
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def begins_immediate() -> bool:
+    """True when this transaction should take the write lock as it begins."""
+    return not (has_request_context() and request.method in READ_METHODS)
+
+
+def configure_engine(engine: Engine, busy_timeout: float) -> None:
+    """Listen on a SQLite engine: WAL and busy_timeout on each connection, our own BEGIN."""
+    timeout_ms = max(0, int(busy_timeout * 1000))
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        # None: sqlite3 emits no BEGIN of its own; _begin below does (COMMIT still works).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {timeout_ms}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if begins_immediate() else "BEGIN")
+
+
+def init_app(app: Flask) -> None:
+    """Configure the app's engine when it is SQLite (PostgreSQL needs none of this)."""
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name == "sqlite":
+        configure_engine(engine, float(app.config.get("SQLITE_BUSY_TIMEOUT", 5.0)))
