@@ -1,6 +1,5 @@
 """The application factory: routing, static files, layered config, errors, CSRF."""
 
-
 import pytest
 from flask import Flask
 from flask_wtf.csrf import generate_csrf
