@@ -19,3 +19,6 @@ errorlog = "-"
 logger_class = "scorekeeper.logs.RedactingGunicornLogger"
 # Time for a slow request to finish when a worker is told to stop.
 graceful_timeout = 20
+# gunicornc's control socket has one default path per user ($HOME/.gunicorn/gunicorn.ctl):
+# a second server of the same user would take it over. Nothing here uses it.
+control_socket_disable = True

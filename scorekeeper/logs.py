@@ -12,7 +12,6 @@ import re
 from typing import Any
 
 from flask import Flask
-from flask.logging import default_handler
 from gunicorn.glogging import Logger as GunicornLogger
 
 REDACTED = "[redacted]"
@@ -76,11 +75,8 @@ class RedactingGunicornLogger(GunicornLogger):
 
 
 def init_app(app: Flask) -> None:
-    """Redact the app's own log and the development server's request log."""
+    """Redact the app's own log (app.logger: log through it, not a child logger, whose records
+    skip its filters) and the development server's request log."""
     _add_filter(app.logger)
-    # Records of child loggers (scorekeeper.services...) reach this handler but skip the
-    # logger's filters.
-    if FILTER not in default_handler.filters:
-        default_handler.addFilter(FILTER)
     # Werkzeug's request lines ("GET /s/<token> HTTP/1.1" 200) go through this logger.
     _add_filter(logging.getLogger("werkzeug"))
