@@ -7,6 +7,11 @@ first, waiting up to the busy timeout) for requests that may write (POST, PUT, P
 and for CLI commands; a plain BEGIN for GET/HEAD/OPTIONS, which in WAL mode read a snapshot
 without blocking or being blocked by the writer. Taking the write lock for reads too would
 serialise every page view behind every other one for the whole request.
+
+A GET that writes after all (a device remembering a game, a token's last use) would have to
+upgrade its read snapshot, which fails at once if anyone wrote since. So its first write ends
+the read transaction and starts an IMMEDIATE one: the write waits its turn instead, as it did
+with sqlite3's own BEGIN (which the driver only sent before a write).
 """
 
 from __future__ import annotations
@@ -20,6 +25,10 @@ from sqlalchemy.engine import Connection, Engine
 from scorekeeper.extensions import db
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# Statements that need the write lock (SAVEPOINT too: it must live in the write transaction).
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "SAVEPOINT", "CREATE", "DROP", "ALTER")
+# connection.info key: False while the transaction only reads, True once it holds the lock.
+_WRITING = "scorekeeper_sqlite_writing"
 
 
 def begins_immediate() -> bool:
@@ -44,7 +53,18 @@ def configure_engine(engine: Engine, busy_timeout: float) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if begins_immediate() else "BEGIN")
+        immediate = begins_immediate()
+        connection.info[_WRITING] = immediate
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _before_execute(connection: Connection, cursor: Any, statement: str, *_args: Any) -> None:
+        if connection.info.get(_WRITING) is False and statement.lstrip().upper().startswith(
+            _WRITES
+        ):
+            connection.info[_WRITING] = True
+            cursor.execute("COMMIT")  # only reads so far: nothing is lost
+            cursor.execute("BEGIN IMMEDIATE")
 
 
 def init_app(app: Flask) -> None:
