@@ -3,15 +3,16 @@
 Python's sqlite3 starts every transaction DEFERRED: it reads, then asks for the write lock at
 its first write. Two such writers deadlock and one gets "database is locked" at once, whatever
 the busy timeout. So SQLAlchemy emits BEGIN itself: BEGIN IMMEDIATE (the write lock taken
-first, waiting up to the busy timeout) for requests that may write (POST, PUT, PATCH, DELETE)
-and for CLI commands; a plain BEGIN for GET/HEAD/OPTIONS, which in WAL mode read a snapshot
-without blocking or being blocked by the writer. Taking the write lock for reads too would
-serialise every page view behind every other one for the whole request.
+first, waiting up to the busy timeout) for requests that may write (POST, PUT, PATCH, DELETE);
+a plain BEGIN for GET/HEAD/OPTIONS and outside requests (CLI commands, scripts), which in WAL
+mode read a snapshot without blocking or being blocked by the writer. Taking the write lock
+for reads too would serialise every page view behind every other one for the whole request,
+and a script's lingering read would hold off every writer.
 
-A GET that writes after all (a device remembering a game, a token's last use) would have to
-upgrade its read snapshot, which fails at once if anyone wrote since. So its first write ends
-the read transaction and starts an IMMEDIATE one: the write waits its turn instead, as it did
-with sqlite3's own BEGIN (which the driver only sent before a write).
+A read transaction that writes after all (a GET remembering a device's game, a token's last
+use, a CLI command) would have to upgrade its snapshot, which fails at once if anyone wrote
+since. So its first write ends the read transaction and starts an IMMEDIATE one: the write
+waits its turn instead, as it did with sqlite3's own BEGIN (sent only before a write).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ _WRITING = "scorekeeper_sqlite_writing"
 
 
 def begins_immediate() -> bool:
-    """True when this transaction should take the write lock as it begins."""
-    return not (has_request_context() and request.method in READ_METHODS)
+    """True when this transaction should take the write lock as it begins: in a request
+    whose method may write."""
+    return has_request_context() and request.method not in READ_METHODS
 
 
 def configure_engine(engine: Engine, busy_timeout: float) -> None:

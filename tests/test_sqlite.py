@@ -87,13 +87,24 @@ def test_a_get_that_writes_after_someone_else_wrote_waits_its_turn(app, app_conf
         assert sorted(emails) == ["me@example.com", "other@example.com"]
 
 
-def test_outside_requests_transactions_lock_as_they_begin(app):
+def test_outside_requests_reads_do_not_lock_and_writes_still_commit(app):
+    """A script's lingering read must not hold off the server's writers."""
+
     def service():
         with app.app_context():
-            db.session.execute(text("SELECT 1"))
+            db.session.execute(text("SELECT count(*) FROM users")).scalar_one()
+            db.session.execute(text("DELETE FROM users"))
+            db.session.execute(
+                text(
+                    "INSERT INTO users (email, name, created_at, session_version)"
+                    " VALUES ('a@example.com', 'A', '2030-01-01', 1)"
+                )
+            )
             db.session.commit()
 
-    assert begins_of(app, service) == ["BEGIN IMMEDIATE"]
+    assert begins_of(app, service) == ["BEGIN"]
+    with app.app_context():
+        assert db.session.execute(text("SELECT name FROM users")).scalars().all() == ["A"]
 
 
 def test_sixteen_writers_at_once_lose_no_round_and_see_no_error(app, app_config):
