@@ -2,17 +2,20 @@
 
 Python's sqlite3 starts every transaction DEFERRED: it reads, then asks for the write lock at
 its first write. Two such writers deadlock and one gets "database is locked" at once, whatever
-the busy timeout. So SQLAlchemy emits BEGIN itself: BEGIN IMMEDIATE (the write lock taken
-first, waiting up to the busy timeout) for requests that may write (POST, PUT, PATCH, DELETE);
-a plain BEGIN for GET/HEAD/OPTIONS and outside requests (CLI commands, scripts), which in WAL
-mode read a snapshot without blocking or being blocked by the writer. Taking the write lock
-for reads too would serialise every page view behind every other one for the whole request,
-and a script's lingering read would hold off every writer.
+the busy timeout. So SQLAlchemy emits BEGIN itself:
+
+- requests that may write (POST, PUT, PATCH, DELETE): BEGIN IMMEDIATE, the write lock taken
+  first (waiting up to the busy timeout), so a read-modify-write is one atomic step;
+- GET, HEAD, OPTIONS: a plain BEGIN, a snapshot read in WAL mode without blocking or being
+  blocked by the writer. Taking the write lock for reads too would serialise every page view
+  behind every other one for the whole request;
+- outside requests (CLI commands, scripts, tests): no BEGIN for reads, as sqlite3 itself does,
+  so a long-lived session neither holds a lock nor reads a stale snapshot.
 
 A read transaction that writes after all (a GET remembering a device's game, a token's last
 use, a CLI command) would have to upgrade its snapshot, which fails at once if anyone wrote
-since. So its first write ends the read transaction and starts an IMMEDIATE one: the write
-waits its turn instead, as it did with sqlite3's own BEGIN (sent only before a write).
+since. So its first write ends the reads and starts BEGIN IMMEDIATE: the write waits its turn
+instead, as it did with sqlite3's own BEGIN (sent only before a write).
 """
 
 from __future__ import annotations
@@ -57,7 +60,10 @@ def configure_engine(engine: Engine, busy_timeout: float) -> None:
     def _begin(connection: Connection) -> None:
         immediate = begins_immediate()
         connection.info[_WRITING] = immediate
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        if immediate:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        elif has_request_context():
+            connection.exec_driver_sql("BEGIN")
 
     @event.listens_for(engine, "before_cursor_execute")
     def _before_execute(connection: Connection, cursor: Any, statement: str, *_args: Any) -> None:
@@ -65,7 +71,8 @@ def configure_engine(engine: Engine, busy_timeout: float) -> None:
             _WRITES
         ):
             connection.info[_WRITING] = True
-            cursor.execute("COMMIT")  # only reads so far: nothing is lost
+            if cursor.connection.in_transaction:
+                cursor.execute("COMMIT")  # only reads so far: nothing is lost
             cursor.execute("BEGIN IMMEDIATE")
 
 
