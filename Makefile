@@ -5,10 +5,13 @@ BIN := $(VENV)/bin
 PORT ?= 5000
 # HOST=0.0.0.0 lets the phones on the same Wi-Fi reach it (set SECRET_KEY first).
 HOST ?= 127.0.0.1
+# gunicorn processes and threads per process (empty: one process per core, 8 threads each).
+WORKERS ?=
+THREADS ?=
 STAMP := $(VENV)/.installed
 FLASK := $(BIN)/flask --app scorekeeper
 
-.PHONY: run test lint format venv chromium
+.PHONY: run dev test lint format venv chromium
 
 venv: $(STAMP)
 
@@ -18,9 +21,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
+# The production server (gunicorn, gthread workers; settings in gunicorn.conf.py).
 run: $(STAMP)
 	$(FLASK) db upgrade
-	$(FLASK) run --host $(HOST) --port $(PORT)
+	HOST=$(HOST) PORT=$(PORT) WORKERS=$(WORKERS) THREADS=$(THREADS) \
+		$(BIN)/gunicorn --config gunicorn.conf.py
+
+# Flask's development server: reloads on code changes, shows the debugger. Never on a network.
+dev: $(STAMP)
+	$(FLASK) db upgrade
+	$(FLASK) run --debug --host $(HOST) --port $(PORT)
 
 # Debian's Chromium drives the browser tests; Playwright's own download is blocked here.
 chromium:

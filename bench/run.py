@@ -302,7 +302,7 @@ def make_app(folder: Path) -> Flask:
     folder.mkdir(parents=True, exist_ok=True)
     app = create_app(
         {
-            "SECRET_KEY": "bench",
+            "SECRET_KEY": "bench-only-secret-key-not-for-production",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
             "CHART_CACHE_DIR": str(folder / "charts"),
         }

@@ -187,8 +187,9 @@ def signed_in(bench: SeasonBench):
     client = bench.app.test_client()
     with bench.app.app_context():
         from scorekeeper.models import User
+        from scorekeeper.services import accounts as account_service
 
-        session_id = db.session.get(User, bench.owner_id).get_id()
+        session_id = account_service.start_session(db.session.get(User, bench.owner_id))
     with client.session_transaction() as session:
         session["_user_id"] = session_id
         session["_fresh"] = True

@@ -7,10 +7,13 @@ from typing import Any
 from flask import Flask
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Create and configure the scorekeeper app."""
+def create_app(
+    test_config: Mapping[str, Any] | None = None, instance_path: str | None = None
+) -> Flask:
+    """Create and configure the scorekeeper app (tests may give their own instance folder)."""
     app = Flask(
         __name__,
+        instance_path=instance_path,
         instance_relative_config=True,
         template_folder="../templates",
         static_folder="../static",
@@ -25,11 +28,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def register_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
-    """Load layered config and warn when the development secret key is live."""
-    from scorekeeper.config import load_config, warn_if_insecure
+    """Load layered config; make or read the secret key, refusing a guessable one."""
+    from scorekeeper.config import ensure_secret_key, load_config
 
     load_config(app, test_config)
-    warn_if_insecure(app)
+    ensure_secret_key(app)
 
 
 def register_extensions(app: Flask) -> None:
@@ -37,12 +40,15 @@ def register_extensions(app: Flask) -> None:
     from flask_babel import get_locale
     from flask_babel import lazy_gettext as _l
 
-    from scorekeeper import devices, models  # noqa: F401  (models registers tables)
+    from scorekeeper import devices, logs, models, security, sqlite  # noqa: F401  (models: tables)
     from scorekeeper.extensions import babel, csrf, db, login_manager, migrate, select_locale
     from scorekeeper.i18n import install_template_gettext
     from scorekeeper.services.accounts import load_user
 
     db.init_app(app)
+    sqlite.init_app(app)
+    security.init_app(app)
+    logs.init_app(app)
     # An absolute directory lets `flask db ...` run from any working directory.
     migrations_dir = os.path.join(os.path.dirname(app.root_path), "migrations")
     migrate.init_app(app, db, directory=migrations_dir)

@@ -1,6 +1,7 @@
 """Layered configuration: defaults, instance/config.py, environment, then the test mapping."""
 
 import os
+import secrets
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
@@ -8,6 +9,27 @@ from typing import Any
 from flask import Flask
 
 DEV_SECRET_KEY = "dev"
+# The generated key's file, in the instance folder (created once, then reused by every worker).
+SECRET_KEY_FILE = "secret_key"
+# Anything shorter, or a well-known placeholder, can be guessed: refused outside debug and tests.
+SECRET_KEY_MIN_LENGTH = 20
+WEAK_SECRET_KEYS = frozenset(
+    {
+        DEV_SECRET_KEY,
+        "changeme",
+        "change-me",
+        "change_me",
+        "secret",
+        "secret-key",
+        "secret_key",
+        "secretkey",
+        "your-secret-key",
+        "development",
+        "test",
+        "testing",
+        "password",
+    }
+)
 SUPPORTED_LOCALES = ("en", "fr", "es", "hi")
 
 # Heroku-style URLs say postgres:// (which SQLAlchemy 2 rejects); we ship the psycopg 3 driver.
@@ -18,7 +40,8 @@ _PSYCOPG_PREFIX = "postgresql+psycopg://"
 def default_config(instance_path: str) -> dict[str, Any]:
     """Return the built-in defaults, with the SQLite file in the instance folder."""
     return {
-        "SECRET_KEY": DEV_SECRET_KEY,
+        # None: a random key is made on first start and kept in instance/secret_key.
+        "SECRET_KEY": None,
         "SQLALCHEMY_DATABASE_URI": "sqlite:///" + os.path.join(instance_path, "scorekeeper.sqlite"),
         "BABEL_DEFAULT_LOCALE": "en",
         # Forms are small; anything larger is a mistake or an attack (answered with 413).
@@ -26,6 +49,11 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # Cookies: no JavaScript access, not sent on cross-site posts. SECURE_COOKIES (or
         # SCOREKEEPER_SECURE_COOKIES=1) sends them over HTTPS only: set it behind TLS.
         "SECURE_COOKIES": False,
+        # Behind a reverse proxy: how many proxies in front of the app may set X-Forwarded-*
+        # (SCOREKEEPER_TRUSTED_PROXIES=1 behind one nginx). 0 trusts none: the headers are ignored.
+        "TRUSTED_PROXIES": 0,
+        # SQLite only: how long a writer waits for another's write lock before giving up.
+        "SQLITE_BUSY_TIMEOUT": 5.0,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": False,
@@ -73,11 +101,61 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None = None) -> Non
         app.config["REMEMBER_COOKIE_SECURE"] = True
 
 
-def warn_if_insecure(app: Flask) -> None:
-    """Log loudly when the development secret key would sign real users' sessions."""
-    if app.config.get("SECRET_KEY") == DEV_SECRET_KEY and not (app.debug or app.testing):
+class InsecureConfig(RuntimeError):
+    """The configuration would let anyone forge sessions: the app refuses to start."""
+
+
+def is_weak_secret_key(key: object) -> bool:
+    """True for a key anyone could guess: empty, short, or a well-known placeholder."""
+    if isinstance(key, bytes):
+        return len(key) < SECRET_KEY_MIN_LENGTH
+    if not isinstance(key, str):
+        return True
+    return key.strip().lower() in WEAK_SECRET_KEYS or len(key) < SECRET_KEY_MIN_LENGTH
+
+
+def instance_secret_key(instance_path: str) -> str:
+    """The key kept in instance/secret_key, made (random, mode 0600) if there is none yet.
+
+    Several gunicorn workers may start at once: each writes its own temporary file and links
+    it into place, which succeeds for one of them only; the others read the winner's key.
+    A reader never sees a half-written file."""
+    path = os.path.join(instance_path, SECRET_KEY_FILE)
+    if not os.path.exists(path):
+        temporary = f"{path}.{os.getpid()}.{secrets.token_hex(4)}"
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(descriptor, "w") as out:
+                out.write(secrets.token_urlsafe(48) + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+            try:
+                os.link(temporary, path)
+            except FileExistsError:
+                pass  # another worker made it first: use theirs
+        finally:
+            os.unlink(temporary)
+    with open(path) as key_file:
+        return key_file.read().strip()
+
+
+def ensure_secret_key(app: Flask) -> None:
+    """Use the configured key, or the instance folder's generated one when none is set;
+    raise InsecureConfig on a guessable key outside debug and tests (warn inside them)."""
+    key = app.config.get("SECRET_KEY")
+    if key is None:
+        key = app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
+    if not is_weak_secret_key(key):
+        return
+    if app.debug or app.testing:
         app.logger.warning(
-            "SECRET_KEY is the development default %r: sessions and CSRF tokens can be forged. "
-            "Set SECRET_KEY in the environment or in instance/config.py before going live.",
-            DEV_SECRET_KEY,
+            "SECRET_KEY is weak: sessions and CSRF tokens can be forged. "
+            "That is fine for development and tests only."
         )
+        return
+    raise InsecureConfig(
+        "SECRET_KEY is empty, a well-known placeholder or shorter than "
+        f"{SECRET_KEY_MIN_LENGTH} characters: anyone could forge sessions with it. "
+        "Unset it to use a random key kept in instance/secret_key, or set a long random one "
+        "(python -c 'import secrets; print(secrets.token_urlsafe(48))')."
+    )

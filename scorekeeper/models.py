@@ -28,6 +28,7 @@ __all__ = [
     "User",
     "ApiToken",
     "SignInAttempt",
+    "UserSession",
     "Club",
     "Membership",
     "Invite",
@@ -268,6 +269,18 @@ class ApiToken(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_used_at: Mapped[datetime | None]
     revoked_at: Mapped[datetime | None]
+
+
+class UserSession(db.Model):
+    """One signed-in browser: only the SHA-256 of the random key its session cookie holds.
+    Signing out deletes the row, so a copy of the cookie stops working."""
+
+    __tablename__ = "user_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
 class SignInAttempt(db.Model):

@@ -1,14 +1,11 @@
 """The application factory: routing, static files, layered config, errors, CSRF."""
 
-import logging
-
 import pytest
 from flask import Flask
 from flask_wtf.csrf import generate_csrf
 
 from scorekeeper import create_app
 from scorekeeper.config import (
-    DEV_SECRET_KEY,
     config_from_environ,
     load_config,
     normalise_database_url,
@@ -131,7 +128,7 @@ def test_defaults_put_sqlite_in_instance_folder(tmp_path):
     app = Flask("scorekeeper", instance_path=str(tmp_path))
     load_config(app)
     assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}"
-    assert app.config["SECRET_KEY"] == DEV_SECRET_KEY
+    assert app.config["SECRET_KEY"] is None  # made at start: tests/test_secret_key.py
     assert app.config["BABEL_DEFAULT_LOCALE"] == "en"
 
 
@@ -167,19 +164,5 @@ def test_prefixed_environment_and_test_mapping_win(tmp_path, monkeypatch):
 def test_database_url_env_reaches_the_app(tmp_path, monkeypatch):
     db_file = tmp_path / "env.sqlite"
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{db_file}")
-    app = create_app({"TESTING": True})
+    app = create_app({"TESTING": True}, instance_path=str(tmp_path))
     assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{db_file}"
-
-
-def test_dev_secret_key_warns_outside_testing_and_debug(tmp_path, caplog):
-    with caplog.at_level(logging.WARNING):
-        create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'w.sqlite'}"})
-    assert any("SECRET_KEY is the development default" in r.getMessage() for r in caplog.records)
-
-
-@pytest.mark.parametrize("overrides", [{"TESTING": True}, {"SECRET_KEY": "real-secret"}])
-def test_no_dev_key_warning_when_testing_or_key_set(tmp_path, caplog, overrides):
-    config = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'w.sqlite'}", **overrides}
-    with caplog.at_level(logging.WARNING):
-        create_app(config)
-    assert not any("SECRET_KEY" in r.getMessage() for r in caplog.records)

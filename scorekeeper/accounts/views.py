@@ -16,6 +16,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -59,6 +60,21 @@ def _remembered() -> bool:
     return current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token") in request.cookies
 
 
+def _sign_in(user: User, remember: bool) -> None:
+    """Sign this browser in under a new server-side session (see account_service.load_user)."""
+    session_id = account_service.start_session(user)
+    login_user(user, remember=remember)
+    # Flask-Login keeps user.get_id() ('id:version'); the session's own key goes with it, into
+    # the session cookie and the remember-me cookie alike.
+    session["_user_id"] = session_id
+
+
+def _throttled(template: str, form, message: str, error: account_service.TooManyAttempts):
+    response = make_response(_page(template, 429, form=form, general=[message]))
+    response.headers["Retry-After"] = str(error.seconds)
+    return response
+
+
 def _page(template: str, status: int = 200, **context) -> ResponseReturnValue:
     return render_template(template, next_url=_next_url(), **context), status
 
@@ -79,7 +95,7 @@ def sign_up() -> ResponseReturnValue:
     except account_service.EmailTaken:
         form.email.errors = [_("An account already uses this email address: sign in instead.")]
         return _page("accounts/sign_up.html", 422, form=form)
-    login_user(user)
+    _sign_in(user, remember=False)
     flash(_("Welcome, %(name)s! Your account is ready.", name=user.name), "success")
     return redirect(_next_url() or url_for("main.index"))
 
@@ -96,23 +112,38 @@ def sign_in() -> ResponseReturnValue:
         user = account_service.authenticate(
             form.email.data, form.password.data, request.remote_addr
         )
-    except account_service.TooManyAttempts:
-        message = _("Too many failed sign-ins. Wait 15 minutes, then try again.")
-        return _page("accounts/sign_in.html", 429, form=form, general=[message])
+    except account_service.TooManyAttempts as error:
+        message = _(
+            "Too many failed sign-ins. Wait %(minutes)s minutes, then try again.",
+            minutes=error.minutes,
+        )
+        return _throttled("accounts/sign_in.html", form, message, error)
     except account_service.BadCredentials:
         message = _("That email and password do not match an account. Check them and try again.")
         return _page("accounts/sign_in.html", 422, form=form, general=[message])
-    login_user(user, remember=bool(form.remember.data))
+    _sign_in(user, remember=bool(form.remember.data))
     flash(_("Signed in as %(name)s.", name=user.name), "success")
     return redirect(_next_url() or url_for("main.index"))
 
 
 @bp.post("/sign-out")
 def sign_out() -> ResponseReturnValue:
-    """Sign out this browser (the remember-me cookie goes too)."""
+    """Sign out this browser: its session ends on the server too, so a copy of its cookies
+    stops working (the remember-me cookie goes as well)."""
+    account_service.end_session(session.get("_user_id"))
     logout_user()
     flash(_("You are signed out."), "success")
     return redirect(url_for("main.index"))
+
+
+@bp.post("/account/sign-out-everywhere")
+@login_required
+def sign_out_everywhere() -> ResponseReturnValue:
+    """End every session of the account, on every browser and device, this one included."""
+    account_service.end_all_sessions(_me())
+    logout_user()
+    flash(_("You are signed out on every device. Sign in again to continue."), "success")
+    return redirect(url_for("accounts.sign_in"))
 
 
 # The account page -------------------------------------------------------------------------------
@@ -143,14 +174,21 @@ def change_password() -> ResponseReturnValue:
         account_service.change_password(
             user, form.current.data, form.password.data, request.remote_addr
         )
-    except account_service.TooManyAttempts:
-        form.current.errors = [_("Too many wrong passwords. Wait 15 minutes, then try again.")]
-        return render_template("accounts/change_password.html", form=form), 429
+    except account_service.TooManyAttempts as error:
+        form.current.errors = [
+            _(
+                "Too many wrong passwords. Wait %(minutes)s minutes, then try again.",
+                minutes=error.minutes,
+            )
+        ]
+        response = make_response(render_template("accounts/change_password.html", form=form))
+        response.headers["Retry-After"] = str(error.seconds)
+        return response, 429
     except account_service.WrongPassword:
         form.current.errors = [_("That is not your current password.")]
         return render_template("accounts/change_password.html", form=form), 422
-    # The session version changed: sign this browser in again under the new one.
-    login_user(user, remember=_remembered())
+    # Every session ended with the old password: sign this browser in again under a new one.
+    _sign_in(user, remember=_remembered())
     flash(_("Password changed. Every other device was signed out."), "success")
     return redirect(url_for("accounts.account"))
 

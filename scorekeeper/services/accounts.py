@@ -1,30 +1,41 @@
-"""Account use cases: sign up, sign in (rate-limited), change password, personal API tokens.
+"""Account use cases: sign up, sign in (rate-limited), sessions, change password, API tokens.
 
-Passwords are hashed by Werkzeug (scrypt by default); API tokens are stored only as their
-SHA-256, so a copy of the database opens no account. Every public function that writes commits.
+Passwords are hashed by Werkzeug (scrypt by default); API tokens and session keys are stored
+only as their SHA-256, so a copy of the database opens no account. Every public function that
+writes commits.
+
+Sign-in throttling counts failures per (account, address) pair, so a guesser at one address
+cannot lock the owner out from another; a higher limit per account over a longer window still
+slows a guesser spread over many addresses, and a limit per address slows one address trying
+many accounts. Addresses are what the trusted-proxy setting makes of X-Forwarded-For.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 
 from flask import current_app
-from sqlalchemy import delete, func, select
+from sqlalchemy import ColumnElement, delete, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import InstrumentedAttribute
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.extensions import db
-from scorekeeper.models import ApiToken, SignInAttempt, User, utcnow
+from scorekeeper.models import ApiToken, SignInAttempt, User, UserSession, utcnow
 
-# Sign-in attempts: at most this many failures within WINDOW; the next attempt is refused.
+# Sign-in attempts: at most this many failures within the window; the next attempt is refused
+# (before the password is even looked at) until the oldest failure leaves the window.
 WINDOW = timedelta(minutes=15)
-MAX_FAILURES_PER_EMAIL = 5
-MAX_FAILURES_PER_ADDRESS = 20
+MAX_FAILURES_PER_PAIR = 5  # one account from one address, per WINDOW
+MAX_FAILURES_PER_ADDRESS = 20  # any accounts from one address, per WINDOW
+ACCOUNT_WINDOW = timedelta(hours=1)
+MAX_FAILURES_PER_ACCOUNT = 50  # one account from every address, per ACCOUNT_WINDOW
+# A signed-in browser's server-side session lasts at most this long (the remember-me cookie's).
+SESSION_LIFETIME = timedelta(days=30)
 TOKEN_PREFIX = "sk_"
 # "sk_" + secrets.token_urlsafe(32): 3 + 43 characters (game tokens are 22, so never confused).
 TOKEN_LENGTH = 46
@@ -48,6 +59,20 @@ class BadCredentials(Exception):
 class TooManyAttempts(Exception):
     """Too many failed sign-ins for this email or from this address: try again later."""
 
+    def __init__(self, email: str, retry_after: timedelta = WINDOW) -> None:
+        super().__init__(email)
+        self.retry_after = retry_after
+
+    @property
+    def seconds(self) -> int:
+        """Whole seconds to wait (for a Retry-After header)."""
+        return max(1, math.ceil(self.retry_after.total_seconds()))
+
+    @property
+    def minutes(self) -> int:
+        """Whole minutes to wait (for the message)."""
+        return max(1, math.ceil(self.seconds / 60))
+
 
 class WrongPassword(Exception):
     """The current password given to change it was not the account's."""
@@ -65,14 +90,64 @@ class NewToken:
 
 
 def load_user(session_id: str) -> User | None:
-    """Flask-Login's loader: 'id:session_version'; a stale version (password changed) signs out."""
-    user_id, _, version = session_id.partition(":")
-    if not user_id.isdecimal() or not version.isdecimal():
+    """Flask-Login's loader: 'id:session_version:key', as start_session made it. None (signed
+    out) if the session was ended, has expired, or the password changed since."""
+    user_id, version, key = _parse_session_id(session_id)
+    if user_id is None:
         return None
-    user = db.session.get(User, int(user_id))
-    if user is None or user.session_version != int(version):
-        return None
-    return user
+    return db.session.execute(
+        select(User)
+        .join(UserSession, UserSession.user_id == User.id)
+        .where(
+            User.id == user_id,
+            User.session_version == version,
+            UserSession.key_hash == token_hash(key),
+            UserSession.created_at >= utcnow() - SESSION_LIFETIME,
+        )
+    ).scalar_one_or_none()
+
+
+def _parse_session_id(session_id: str) -> tuple[int | None, int, str]:
+    user_id, version, key = (session_id.split(":", 2) + ["", ""])[:3]
+    # Ids and versions are 32-bit: a longer number would overflow the database's integer.
+    if not (user_id.isdecimal() and version.isdecimal() and len(user_id + version) < 20 and key):
+        return None, 0, ""
+    return int(user_id), int(version), key
+
+
+def start_session(user: User) -> str:
+    """Record a new signed-in session of the account and return the id Flask-Login keeps in
+    the session and remember-me cookies: 'id:session_version:random key' (only the key's
+    SHA-256 is stored). Expired sessions of the account are pruned on the way."""
+    key = secrets.token_urlsafe(32)
+    db.session.execute(
+        delete(UserSession).where(
+            UserSession.user_id == user.id, UserSession.created_at < utcnow() - SESSION_LIFETIME
+        )
+    )
+    db.session.add(UserSession(user_id=user.id, key_hash=token_hash(key)))
+    db.session.commit()
+    return f"{user.id}:{user.session_version}:{key}"
+
+
+def end_session(session_id: str | None) -> None:
+    """End one session (signing out): its cookies, and any copy of them, stop working."""
+    _user_id, _version, key = _parse_session_id(session_id or "")
+    if key:
+        db.session.execute(delete(UserSession).where(UserSession.key_hash == token_hash(key)))
+        db.session.commit()
+
+
+def _end_all_sessions(user: User) -> None:
+    db.session.execute(delete(UserSession).where(UserSession.user_id == user.id))
+    # The version is part of every session id: an old cookie cannot match a new session.
+    user.session_version += 1
+
+
+def end_all_sessions(user: User) -> None:
+    """Sign the account out everywhere: every browser's session ends (API tokens stay)."""
+    _end_all_sessions(user)
+    db.session.commit()
 
 
 def normalise_email(email: str) -> str:
@@ -106,26 +181,43 @@ def create_user(name: str, email: str, password: str) -> User:
     return user
 
 
-def _failures(column: InstrumentedAttribute[str], value: str, since: datetime) -> int:
-    return db.session.execute(
-        select(func.count(SignInAttempt.id)).where(column == value, SignInAttempt.at >= since)
-    ).scalar_one()
+def _failures(since: datetime, *conditions: ColumnElement[bool]) -> tuple[int, datetime | None]:
+    """How many failures match since then, and when the oldest of them was."""
+    count, oldest = db.session.execute(
+        select(func.count(SignInAttempt.id), func.min(SignInAttempt.at)).where(
+            SignInAttempt.at >= since, *conditions
+        )
+    ).one()
+    return count, oldest
 
 
 def _throttle(email: str, address: str | None) -> tuple[str, str]:
-    """Prune old attempts; TooManyAttempts if the email or the address used up its failures.
-    Returns the email and address as they are stored."""
+    """Prune old attempts; TooManyAttempts if the (email, address) pair, the address or the
+    email across all addresses used up its failures. Returns the email and address as stored."""
     email = email[:EMAIL_MAX]
     address = (address or "unknown")[:ADDRESS_MAX]
-    since = utcnow() - WINDOW
-    db.session.execute(delete(SignInAttempt).where(SignInAttempt.at < since))
-    if (
-        _failures(SignInAttempt.email, email, since) >= MAX_FAILURES_PER_EMAIL
-        or _failures(SignInAttempt.address, address, since) >= MAX_FAILURES_PER_ADDRESS
-    ):
-        db.session.commit()
-        raise TooManyAttempts(email)
+    now = utcnow()
+    db.session.execute(delete(SignInAttempt).where(SignInAttempt.at < now - max_window()))
+    limits = (
+        (
+            WINDOW,
+            MAX_FAILURES_PER_PAIR,
+            (SignInAttempt.email == email, SignInAttempt.address == address),
+        ),
+        (WINDOW, MAX_FAILURES_PER_ADDRESS, (SignInAttempt.address == address,)),
+        (ACCOUNT_WINDOW, MAX_FAILURES_PER_ACCOUNT, (SignInAttempt.email == email,)),
+    )
+    for window, limit, conditions in limits:
+        count, oldest = _failures(now - window, *conditions)
+        if count >= limit:
+            db.session.commit()
+            raise TooManyAttempts(email, (oldest or now) + window - now)
     return email, address
+
+
+def max_window() -> timedelta:
+    """How long a failure is kept: the longest window it counts in."""
+    return max(WINDOW, ACCOUNT_WINDOW)
 
 
 def _record_failure(email: str, address: str) -> None:
@@ -135,8 +227,8 @@ def _record_failure(email: str, address: str) -> None:
 
 def authenticate(email: str, password: str, address: str | None) -> User:
     """The account these credentials open. Raises TooManyAttempts (before looking at the
-    password) when the email or the address has used up its failures within WINDOW, else
-    BadCredentials on a mismatch, which is recorded as a failure."""
+    password) when this email from this address, this address, or this email from anywhere
+    used up its failures, else BadCredentials on a mismatch, which is recorded as a failure."""
     email, address = _throttle(normalise_email(email), address)
     user = db.session.execute(select(User).where(User.email == email)).scalar_one_or_none()
     if user is None or user.password_hash is None:
@@ -153,7 +245,7 @@ def authenticate(email: str, password: str, address: str | None) -> User:
 
 
 def change_password(user: User, current: str, new: str, address: str | None) -> None:
-    """Set a new password and bump the session version, which signs out every other session.
+    """Set a new password and end every session of the account (the caller starts a new one).
     Raises WrongPassword if `current` is not the account's password (a failure counted like a
     sign-in's, so a borrowed session cannot guess it), TooManyAttempts once they are used up."""
     email, address = _throttle(user.email, address)
@@ -161,7 +253,7 @@ def change_password(user: User, current: str, new: str, address: str | None) -> 
         _record_failure(email, address)
         raise WrongPassword()
     user.password_hash = _hash(new)
-    user.session_version += 1
+    _end_all_sessions(user)
     db.session.commit()
 
 

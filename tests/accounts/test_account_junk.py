@@ -50,10 +50,11 @@ def test_junk_never_gives_a_500(app, user_factory, path, data, next_value):
     with app.app_context():
         user = db.session.get(User, account.id)
         token_id = account_service.create_token(user, "kept").token.id
+        session_id = account_service.start_session(user)
     client = app.test_client()
     # Signed in through the session (the sign-in form may be throttled by earlier junk).
     with client.session_transaction() as session:
-        session["_user_id"] = f"{account.id}:1"
+        session["_user_id"] = session_id
         session["_fresh"] = True
     query = {} if next_value is None else {"next": next_value}
     response = client.post(path.format(token_id=token_id), data=data, query_string=query)

@@ -264,7 +264,32 @@ def test_sixth_try_is_refused_with_429_even_with_the_right_password(app, client,
     assert "Too many failed sign-ins. Wait 15 minutes, then try again." in response.get_data(
         as_text=True
     )
+    assert 14 * 60 < int(response.headers["Retry-After"]) <= 15 * 60
     assert not is_signed_in(client)
+
+
+def test_a_guesser_elsewhere_does_not_lock_the_owner_out(app, user_factory):
+    account = user_factory()
+    guesser = app.test_client()
+    attacker = {"REMOTE_ADDR": "203.0.113.66"}
+    for _ in range(6):
+        guesser.post(
+            "/sign-in",
+            data={"email": account.email, "password": "nope nope"},
+            environ_base=attacker,
+        )
+    refused = guesser.post(
+        "/sign-in", data={"email": account.email, "password": PASSWORD}, environ_base=attacker
+    )
+    assert refused.status_code == 429
+    owner = app.test_client()
+    response = owner.post(
+        "/sign-in",
+        data={"email": account.email, "password": PASSWORD},
+        environ_base={"REMOTE_ADDR": "192.0.2.10"},
+    )
+    assert response.status_code == 302
+    assert is_signed_in(owner)
 
 
 def test_throttle_says_the_same_for_an_unknown_email(client):
@@ -440,6 +465,7 @@ def test_token_routes_need_an_account(client):
         "/sign-up",
         "/sign-in",
         "/sign-out",
+        "/account/sign-out-everywhere",
         "/account/password",
         "/account/tokens",
         "/account/tokens/{token_id}/revoke",

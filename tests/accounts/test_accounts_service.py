@@ -6,11 +6,11 @@ import hashlib
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from werkzeug.security import check_password_hash
 
 from scorekeeper.extensions import db
-from scorekeeper.models import ApiToken, SignInAttempt, User, utcnow
+from scorekeeper.models import ApiToken, SignInAttempt, User, UserSession, utcnow
 from scorekeeper.services import accounts as account_service
 
 PASSWORD = "correct horse battery staple"
@@ -59,10 +59,57 @@ def test_email_is_unique_whatever_its_case(ana):
     assert db.session.execute(select(func.count(User.id))).scalar_one() == 1
 
 
-def test_load_user_needs_the_current_session_version(ana):
-    assert account_service.load_user(f"{ana.id}:1") is ana
-    for junk in (f"{ana.id}:2", f"{ana.id}", "x:1", "", f"{ana.id}:-1", "999:1"):
+def test_load_user_needs_a_live_session_and_the_current_version(ana):
+    session_id = account_service.start_session(ana)
+    assert account_service.load_user(session_id) is ana
+    user_id, version, key = session_id.split(":")
+    assert (user_id, version) == (str(ana.id), "1") and len(key) >= 40
+    # Only the key's SHA-256 is stored.
+    stored = db.session.execute(select(UserSession.key_hash)).scalar_one()
+    assert stored == hashlib.sha256(key.encode()).hexdigest()
+    for junk in (
+        f"{ana.id}:1",  # the old form, without a session key
+        f"{ana.id}:2:{key}",
+        f"{ana.id}:1:{key}x",
+        f"999:1:{key}",
+        f"x:1:{key}",
+        f"{ana.id}:-1:{key}",
+        f"{'9' * 30}:1:{key}",
+        "",
+        "::",
+    ):
         assert account_service.load_user(junk) is None, junk
+
+
+def test_end_session_ends_that_session_only(ana):
+    first = account_service.start_session(ana)
+    second = account_service.start_session(ana)
+    account_service.end_session(first)
+    assert account_service.load_user(first) is None
+    assert account_service.load_user(second) is ana
+    account_service.end_session(None)  # a browser that was not signed in: nothing to do
+    account_service.end_session("junk")
+
+
+def test_end_all_sessions_ends_every_session(ana):
+    sessions = [account_service.start_session(ana) for _ in range(3)]
+    account_service.end_all_sessions(ana)
+    assert all(account_service.load_user(s) is None for s in sessions)
+    assert db.session.execute(select(func.count(UserSession.id))).scalar_one() == 0
+    assert account_service.load_user(account_service.start_session(ana)) is ana
+
+
+def test_sessions_expire_and_are_pruned(ana):
+    old = account_service.start_session(ana)
+    db.session.execute(
+        update(UserSession).values(
+            created_at=utcnow() - account_service.SESSION_LIFETIME - timedelta(seconds=1)
+        )
+    )
+    db.session.commit()
+    assert account_service.load_user(old) is None
+    account_service.start_session(ana)
+    assert db.session.execute(select(func.count(UserSession.id))).scalar_one() == 1
 
 
 # Signing in -------------------------------------------------------------------------------------
@@ -85,13 +132,47 @@ def test_failures_are_recorded_the_same_way(ana, email, password):
     assert (row.email, row.address) == (email, "10.0.0.1")
 
 
-def test_sixth_try_for_an_email_is_refused_even_with_the_right_password(ana):
-    for number in range(account_service.MAX_FAILURES_PER_EMAIL):
+def fail(email: str, address: str, times: int) -> None:
+    for _ in range(times):
         with pytest.raises(account_service.BadCredentials):
-            account_service.authenticate(ana.email, "wrong", f"10.0.0.{number}")
+            account_service.authenticate(email, "wrong", address)
+
+
+def test_sixth_try_from_one_address_is_refused_even_with_the_right_password(ana):
+    fail(ana.email, "10.0.0.1", account_service.MAX_FAILURES_PER_PAIR)
+    with pytest.raises(account_service.TooManyAttempts) as refused:
+        account_service.authenticate(ana.email, PASSWORD, "10.0.0.1")
+    assert attempts() == account_service.MAX_FAILURES_PER_PAIR  # refusals are not counted
+    assert refused.value.minutes == 15
+    assert 14 * 60 < refused.value.seconds <= 15 * 60
+
+
+def test_the_owner_still_signs_in_from_another_address(ana):
+    fail(ana.email, "203.0.113.9", account_service.MAX_FAILURES_PER_PAIR)
     with pytest.raises(account_service.TooManyAttempts):
-        account_service.authenticate(ana.email, PASSWORD, "10.0.0.99")
-    assert attempts() == account_service.MAX_FAILURES_PER_EMAIL  # refusals are not counted
+        account_service.authenticate(ana.email, PASSWORD, "203.0.113.9")
+    assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.1") is ana
+
+
+def test_a_spread_out_attack_is_held_back_by_the_account_limit(ana):
+    per_address = account_service.MAX_FAILURES_PER_PAIR - 1
+    addresses = -(-account_service.MAX_FAILURES_PER_ACCOUNT // per_address)
+    for number in range(addresses):
+        left = account_service.MAX_FAILURES_PER_ACCOUNT - attempts()
+        fail(ana.email, f"198.51.100.{number}", min(per_address, left))
+    assert attempts() == account_service.MAX_FAILURES_PER_ACCOUNT
+    with pytest.raises(account_service.TooManyAttempts) as refused:
+        account_service.authenticate(ana.email, PASSWORD, "10.0.0.1")
+    assert 55 < refused.value.minutes <= 60
+    # Failures an hour old no longer count, and are pruned.
+    db.session.execute(
+        update(SignInAttempt).values(
+            at=utcnow() - account_service.ACCOUNT_WINDOW - timedelta(seconds=1)
+        )
+    )
+    db.session.commit()
+    assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.1") is ana
+    assert attempts() == 0
 
 
 def test_too_many_failures_from_one_address(ana):
@@ -104,11 +185,16 @@ def test_too_many_failures_from_one_address(ana):
     assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.2") is ana
 
 
-def test_old_failures_are_pruned_and_no_longer_count(ana):
+def test_old_failures_no_longer_count_and_are_pruned_after_the_longest_window(ana):
     old = utcnow() - account_service.WINDOW - timedelta(seconds=1)
     db.session.add_all(
         SignInAttempt(email=ana.email, address="10.0.0.1", at=old) for _ in range(10)
     )
+    db.session.commit()
+    assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.1") is ana
+    assert attempts() == 10  # they still count towards the account's hourly limit
+    older = utcnow() - account_service.ACCOUNT_WINDOW - timedelta(seconds=1)
+    db.session.execute(update(SignInAttempt).values(at=older))
     db.session.commit()
     assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.1") is ana
     assert attempts() == 0
@@ -131,10 +217,11 @@ def test_account_without_password_cannot_sign_in(ana):
 # Changing the password ---------------------------------------------------------------------------
 
 
-def test_change_password_bumps_the_session_version(ana):
+def test_change_password_ends_every_session(ana):
+    before = account_service.start_session(ana)
     account_service.change_password(ana, PASSWORD, "a brand new password", "10.0.0.1")
     assert ana.session_version == 2
-    assert account_service.load_user(f"{ana.id}:1") is None
+    assert account_service.load_user(before) is None
     assert account_service.authenticate(ana.email, "a brand new password", "10.0.0.1") is ana
 
 
@@ -144,7 +231,7 @@ def test_wrong_current_password_changes_nothing_and_counts_as_a_failure(ana):
         account_service.change_password(ana, "not it at all", "a brand new password", "10.0.0.1")
     assert (ana.password_hash, ana.session_version) == (old_hash, 1)
     assert attempts() == 1
-    for _ in range(account_service.MAX_FAILURES_PER_EMAIL - 1):
+    for _ in range(account_service.MAX_FAILURES_PER_PAIR - 1):
         with pytest.raises(account_service.WrongPassword):
             account_service.change_password(ana, "not it", "a brand new password", "10.0.0.1")
     with pytest.raises(account_service.TooManyAttempts):

@@ -14,6 +14,7 @@ from werkzeug.security import generate_password_hash
 from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Membership, RosterPlayer, User
+from scorekeeper.services import accounts as account_service
 from scorekeeper.services import club_games as club_game_service
 from scorekeeper.services import clubs as club_service
 
@@ -36,7 +37,7 @@ def make_user(app: Flask, name: str, email: str | None = None) -> int:
 def sign_in(client, app: Flask, user_id: int) -> None:
     """Sign the test client in as this user, the way Flask-Login's session holds it."""
     with app.app_context():
-        session_id = db.session.get(User, user_id).get_id()
+        session_id = account_service.start_session(db.session.get(User, user_id))
     with client.session_transaction() as session:
         session["_user_id"] = session_id
         session["_fresh"] = True

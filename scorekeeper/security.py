@@ -1,0 +1,72 @@
+"""HTTP hardening: security headers on every response, and trusting a reverse proxy's headers.
+
+A small after_request hook rather than Flask-Talisman: the original Talisman is archived, its
+fork's defaults (forcing HTTPS redirects, its own session-cookie settings) fight the settings
+this app already has, and SVG charts keep their own stricter policy, which a per-response
+`setdefault` leaves alone without per-view decorators.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, current_app
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+# No inline script or style anywhere (templates load static/js and static/css files only), so
+# the policy needs no 'unsafe-inline'. QR codes and charts are <img> of our own SVG routes.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+# Share and edit links carry their token in the URL: never send it to another site.
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+HSTS = "max-age=31536000; includeSubDomains"
+
+
+def add_security_headers(response: Response) -> Response:
+    """Set the security headers a response does not set itself (charts keep their own CSP)."""
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    # Only over HTTPS: HSTS on a plain-HTTP deployment would lock browsers out of it.
+    if current_app.config.get("SECURE_COOKIES"):
+        response.headers.setdefault("Strict-Transport-Security", HSTS)
+    return response
+
+
+def trusted_proxies(app: Flask) -> int:
+    """The TRUSTED_PROXIES setting as a count (0 when unset); a clear error when it is not one."""
+    value = app.config.get("TRUSTED_PROXIES") or 0
+    if isinstance(value, str) and value.strip().isdecimal():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(
+            f"TRUSTED_PROXIES must be a whole number of proxies (0 or more), not {value!r}."
+        )
+    return value
+
+
+def init_app(app: Flask) -> None:
+    """Add the headers hook, and read X-Forwarded-* from as many proxies as are trusted."""
+    app.after_request(add_security_headers)
+    proxies = trusted_proxies(app)
+    if proxies:
+        # The client address, scheme and host as the outermost trusted proxy saw them; with 0
+        # a client could claim any address (and dodge the sign-in throttle), so none is read.
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )

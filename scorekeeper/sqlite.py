@@ -1,0 +1,84 @@
+"""SQLite under concurrent writers: WAL, a busy timeout, and writes that lock when they begin.
+
+Python's sqlite3 starts every transaction DEFERRED: it reads, then asks for the write lock at
+its first write. Two such writers deadlock and one gets "database is locked" at once, whatever
+the busy timeout. So SQLAlchemy emits BEGIN itself:
+
+- requests that may write (POST, PUT, PATCH, DELETE): BEGIN IMMEDIATE, the write lock taken
+  first (waiting up to the busy timeout), so a read-modify-write is one atomic step;
+- GET, HEAD, OPTIONS: a plain BEGIN, a snapshot read in WAL mode without blocking or being
+  blocked by the writer. Taking the write lock for reads too would serialise every page view
+  behind every other one for the whole request;
+- outside requests (CLI commands, scripts, tests): no BEGIN for reads, as sqlite3 itself does,
+  so a long-lived session neither holds a lock nor reads a stale snapshot.
+
+A read transaction that writes after all (a GET remembering a device's game, a token's last
+use, a CLI command) would have to upgrade its snapshot, which fails at once if anyone wrote
+since. So its first write ends the reads and starts BEGIN IMMEDIATE: the write waits its turn
+instead, as it did with sqlite3's own BEGIN (sent only before a write).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, has_request_context, request
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+
+from scorekeeper.extensions import db
+
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# Statements that need the write lock (SAVEPOINT too: it must live in the write transaction).
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "SAVEPOINT", "CREATE", "DROP", "ALTER")
+# connection.info key: False while the transaction only reads, True once it holds the lock.
+_WRITING = "scorekeeper_sqlite_writing"
+
+
+def begins_immediate() -> bool:
+    """True when this transaction should take the write lock as it begins: in a request
+    whose method may write."""
+    return has_request_context() and request.method not in READ_METHODS
+
+
+def configure_engine(engine: Engine, busy_timeout: float) -> None:
+    """Listen on a SQLite engine: WAL and busy_timeout on each connection, our own BEGIN."""
+    timeout_ms = max(0, int(busy_timeout * 1000))
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        # None: sqlite3 emits no BEGIN of its own; _begin below does (COMMIT still works).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {timeout_ms}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        immediate = begins_immediate()
+        connection.info[_WRITING] = immediate
+        if immediate:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        elif has_request_context():
+            connection.exec_driver_sql("BEGIN")
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _before_execute(connection: Connection, cursor: Any, statement: str, *_args: Any) -> None:
+        if connection.info.get(_WRITING) is False and statement.lstrip().upper().startswith(
+            _WRITES
+        ):
+            connection.info[_WRITING] = True
+            if cursor.connection.in_transaction:
+                cursor.execute("COMMIT")  # only reads so far: nothing is lost
+            cursor.execute("BEGIN IMMEDIATE")
+
+
+def init_app(app: Flask) -> None:
+    """Configure the app's engine when it is SQLite (PostgreSQL needs none of this)."""
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name == "sqlite":
+        configure_engine(engine, float(app.config.get("SQLITE_BUSY_TIMEOUT", 5.0)))
