@@ -9,6 +9,8 @@ the busy timeout. So SQLAlchemy emits BEGIN itself:
 - GET, HEAD, OPTIONS: a plain BEGIN, a snapshot read in WAL mode without blocking or being
   blocked by the writer. Taking the write lock for reads too would serialise every page view
   behind every other one for the whole request;
+- connections opened to read only (`read_only` execution option: a game's snapshot, read on
+  its own connection beside the request's transaction): a plain BEGIN, even in a POST;
 - outside requests (CLI commands, scripts, tests): no BEGIN for reads, as sqlite3 itself does,
   so a long-lived session neither holds a lock nor reads a stale snapshot.
 
@@ -35,9 +37,12 @@ _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "SAVEPOINT", "CREATE", "DROP
 _WRITING = "scorekeeper_sqlite_writing"
 
 
-def begins_immediate() -> bool:
+def begins_immediate(connection: Connection) -> bool:
     """True when this transaction should take the write lock as it begins: in a request
-    whose method may write."""
+    whose method may write, unless the connection only reads (option `read_only`: a game's
+    snapshot, read beside the request's own transaction, must not wait for its lock)."""
+    if connection.get_execution_options().get("read_only"):
+        return False
     return has_request_context() and request.method not in READ_METHODS
 
 
@@ -58,11 +63,11 @@ def configure_engine(engine: Engine, busy_timeout: float) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        immediate = begins_immediate()
+        immediate = begins_immediate(connection)
         connection.info[_WRITING] = immediate
         if immediate:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
-        elif has_request_context():
+        elif has_request_context() or connection.get_execution_options().get("read_only"):
             connection.exec_driver_sql("BEGIN")
 
     @event.listens_for(engine, "before_cursor_execute")

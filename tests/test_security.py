@@ -9,7 +9,7 @@ import pytest
 from flask import request
 
 from scorekeeper import create_app
-from scorekeeper.games.chart_views import SVG_POLICY
+from scorekeeper.responses import SVG_POLICY
 from scorekeeper.security import CONTENT_SECURITY_POLICY, trusted_proxies
 from scorekeeper.services import accounts as account_service
 

@@ -117,7 +117,7 @@ def rescore(game: Game, snapshot: Snapshot, row: Round, device: str | None) -> l
     late = [hand for hand in row.hands if hand.late]
     if not late:
         return []
-    with db.engine.connect() as connection:
+    with snapshots.committed() as connection:
         recorded = snapshots.late_rules_recorded(connection, game.id)
         club_rule = snapshots.club_late_rule(connection, game.club_id)
     others = [hand.score for hand in row.hands if not hand.late]

@@ -11,6 +11,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, DeviceGame, Game, Player, Round
+from scorekeeper.services.games.snapshot import committed
 
 # A device's right to a game, joined to the game (None where the device never opened it).
 _THIS_DEVICE = and_(DeviceGame.game_id == Game.id, DeviceGame.device == bindparam("device"))
@@ -87,7 +88,7 @@ def game_ref(
         query, params = _REF_FOR_DEVICE, {"game_id": game_id, "device": device or ""}
     else:
         query, params = _REF_BY_TOKEN, {"view_token": view_token or "", "device": ""}
-    with db.engine.connect() as connection:
+    with committed() as connection:
         row = connection.execute(query, params).first()
     if row is None:
         return None, None

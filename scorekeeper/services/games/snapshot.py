@@ -91,6 +91,12 @@ class Snapshot:
         return self.numbers.index(number) if number in self.numbers else None
 
 
+def committed() -> Connection:
+    """A connection of its own that only reads what is committed (SQLite: a read snapshot that
+    never waits for the request's own write lock; sqlite.py reads its `read_only` option)."""
+    return db.engine.connect().execution_options(read_only=True)
+
+
 def snapshot_of(game: Any) -> Snapshot:
     """The game at its latest committed version: kept, or read and kept.
 
@@ -100,7 +106,7 @@ def snapshot_of(game: Any) -> Snapshot:
     found = cache.get(_key(game.id, game.view_token, game.version))
     if found is not None:
         return found
-    with db.engine.connect() as connection:
+    with committed() as connection:
         for _try in range(TRIES):
             row = connection.execute(_GAME, {"game_id": game.id}).one()
             snapshot = _read(connection, row)
