@@ -258,10 +258,10 @@ def _resolve_rules(rules: GameRules, players: int) -> tuple[list[Problem], GameR
             hand_size=hand_size,
             house_rules=HouseRules(),
         )
-        if rules.hand_size is not None and (
-            hand_size < 1 or hand_size * players > tile_count(DRAW_SET)
-        ):
-            problems.append(_hand_size_problem(hand_size, players, tile_count(DRAW_SET)))
+        if rules.hand_size is not None:
+            problem = _draw_hand_size_problem(hand_size, players)
+            if problem is not None:
+                problems.append(problem)
         return problems, resolved
 
     try:
@@ -314,6 +314,30 @@ def _resolve_rules(rules: GameRules, players: int) -> tuple[list[Problem], GameR
         )
     resolved = replace(rules, start_double=start, rounds=rounds, hand_size=hand_size)
     return problems, resolved
+
+
+def _draw_boneyard(players: int) -> int:
+    """Tiles the draw game keeps face down after the deal: two with two players, else one."""
+    return 2 if players == 2 else 1
+
+
+def _draw_hand_size_problem(hand_size: int, players: int) -> Problem | None:
+    tiles = tile_count(DRAW_SET)
+    if hand_size < 1 or hand_size * players > tiles:
+        return _hand_size_problem(hand_size, players, tiles)
+    keep = _draw_boneyard(players)
+    if tiles - hand_size * players < keep:
+        # Only an exact deal of the whole set gets here (28 = 4 x 7 = 2 x 14): none is left.
+        return Problem(
+            "hand_size_boneyard",
+            N_(
+                "With %(players)s players and %(hand)s tiles each, no tile is left to draw"
+                " from: deal at most %(most)s each."
+            ),
+            {"players": players, "hand": hand_size, "most": (tiles - keep) // players},
+            field="hand_size",
+        )
+    return None
 
 
 def _hand_size_problem(hand_size: int, players: int, tiles: int) -> Problem:

@@ -180,7 +180,42 @@ def test_draw_game_target_50_or_100(target):
 
 
 def test_draw_game_chosen_hand_size_is_kept():
-    assert new_game(names(4), GameRules(game_type=DRAW, hand_size=7)).rules.hand_size == 7
+    assert new_game(names(4), GameRules(game_type=DRAW, hand_size=6)).rules.hand_size == 6
+
+
+# Spanish seed: "En el montón siempre debe quedar una ficha boca abajo (si juegan más de dos
+# jugadores) o dos fichas (si participan dos jugadores)."
+@pytest.mark.parametrize(
+    ("players", "hand_size", "left"),
+    [(2, 13, 2), (3, 9, 1), (4, 6, 4), (5, 5, 3)],
+)
+def test_draw_deal_may_leave_as_few_tiles_as_the_boneyard_keeps(players, hand_size, left):
+    game = new_game(names(players), GameRules(game_type=DRAW, hand_size=hand_size))
+    assert 28 - players * game.rules.hand_size == left
+
+
+@pytest.mark.parametrize(
+    ("players", "hand_size", "message"),
+    [
+        (
+            4,
+            7,
+            "With 4 players and 7 tiles each, no tile is left to draw from: deal at most 6 each.",
+        ),
+        (
+            2,
+            14,
+            "With 2 players and 14 tiles each, no tile is left to draw from: deal at most 13 each.",
+        ),
+    ],
+)
+def test_draw_deal_of_the_whole_set_is_refused(players, hand_size, message):
+    [problem] = problems_of(names(players), GameRules(game_type=DRAW, hand_size=hand_size))
+    assert (problem.code, problem.field, problem.message) == (
+        "hand_size_boneyard",
+        "hand_size",
+        message,
+    )
 
 
 def test_mexican_train_ignores_the_draw_target():
