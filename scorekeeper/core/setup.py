@@ -316,25 +316,20 @@ def _resolve_rules(rules: GameRules, players: int) -> tuple[list[Problem], GameR
     return problems, resolved
 
 
-def _draw_boneyard(players: int) -> int:
-    """Tiles the draw game keeps face down after the deal: two with two players, else one."""
-    return 2 if players == 2 else 1
-
-
 def _draw_hand_size_problem(hand_size: int, players: int) -> Problem | None:
     tiles = tile_count(DRAW_SET)
     if hand_size < 1 or hand_size * players > tiles:
         return _hand_size_problem(hand_size, players, tiles)
-    keep = _draw_boneyard(players)
-    if tiles - hand_size * players < keep:
-        # Only an exact deal of the whole set gets here (28 = 4 x 7 = 2 x 14): none is left.
+    # The boneyard keeps one tile, two with two players (Spanish seed). The set's 28 tiles are
+    # even, so two players always leave an even count: only a deal of the whole set breaks it.
+    if hand_size * players == tiles:
         return Problem(
             "hand_size_boneyard",
             N_(
                 "With %(players)s players and %(hand)s tiles each, no tile is left to draw"
                 " from: deal at most %(most)s each."
             ),
-            {"players": players, "hand": hand_size, "most": (tiles - keep) // players},
+            {"players": players, "hand": hand_size, "most": hand_size - 1},
             field="hand_size",
         )
     return None
