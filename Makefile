@@ -55,3 +55,16 @@ test: $(STAMP) chromium lint
 .PHONY: bench
 bench: $(STAMP)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# Mutation testing of the rules core (issue 16): mutmut mutates scorekeeper/core and runs
+# tests/core against each mutant (config: [tool.mutmut] in pyproject.toml). Not part of
+# `make test`: it takes minutes. Survivors: `$(BIN)/mutmut show <name>`; the ones that cannot
+# change behaviour are explained in tests/core/EQUIVALENT_MUTANTS.md.
+.PHONY: mutation
+mutation: $(STAMP)
+	$(BIN)/pip install -q 'mutmut>=3.8'
+	rm -rf mutants
+	$(BIN)/mutmut run --max-children 2
+	$(BIN)/mutmut export-cicd-stats
+	$(BIN)/mutmut results > mutants/survivors.txt
+	$(BIN)/python tests/core/mutation_score.py

@@ -10,7 +10,15 @@ from enum import StrEnum
 from .engines import engine_of
 from .problems import N_, Problem, RuleError
 from .setup import GameSetup
-from .tiles import Tile, best_tiles_value, hand_value, most_in_hands, parse_tile, tiles_in_set
+from .tiles import (
+    Tile,
+    best_tiles_value,
+    hand_value,
+    most_in_hands,
+    parse_tile,
+    tile_count,
+    tiles_in_set,
+)
 
 
 class PenaltyKind(StrEnum):
@@ -310,9 +318,10 @@ class _Checker:
     def check_bounds(self, pips: Mapping[str, int]) -> None:
         rules = self.rules
         params = {"set": rules.set_size, "engine": self.engine, "most": self.most}
-        hand_best = best_tiles_value(
-            rules.set_size, rules.hand_size or 0, rules.blank_scoring, self.engine_tile
-        )
+        # A game stored without its deal (an old export) cannot say what is unlikely: its
+        # warning bound is the whole set, so only the hard bound applies.
+        dealt = rules.hand_size or tile_count(rules.set_size)
+        hand_best = best_tiles_value(rules.set_size, dealt, rules.blank_scoring, self.engine_tile)
         for player, value in pips.items():
             if value > self.most:
                 self.error(

@@ -68,7 +68,7 @@ def parse_points_table(text: str | None) -> tuple[int, ...] | None:
     if text is None or not text.strip():
         return None
     parts = [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
-    if not parts or len(parts) > 20 or not all(p.lstrip("-").isdecimal() for p in parts):
+    if not parts or len(parts) > 20 or not all(p.removeprefix("-").isdecimal() for p in parts):
         raise RuleError(
             Problem(
                 "points_table",

@@ -258,10 +258,10 @@ def _resolve_rules(rules: GameRules, players: int) -> tuple[list[Problem], GameR
             hand_size=hand_size,
             house_rules=HouseRules(),
         )
-        if rules.hand_size is not None and (
-            hand_size < 1 or hand_size * players > tile_count(DRAW_SET)
-        ):
-            problems.append(_hand_size_problem(hand_size, players, tile_count(DRAW_SET)))
+        if rules.hand_size is not None:
+            problem = _draw_hand_size_problem(hand_size, players)
+            if problem is not None:
+                problems.append(problem)
         return problems, resolved
 
     try:
@@ -314,6 +314,25 @@ def _resolve_rules(rules: GameRules, players: int) -> tuple[list[Problem], GameR
         )
     resolved = replace(rules, start_double=start, rounds=rounds, hand_size=hand_size)
     return problems, resolved
+
+
+def _draw_hand_size_problem(hand_size: int, players: int) -> Problem | None:
+    tiles = tile_count(DRAW_SET)
+    if hand_size < 1 or hand_size * players > tiles:
+        return _hand_size_problem(hand_size, players, tiles)
+    # The boneyard keeps one tile, two with two players (Spanish seed). The set's 28 tiles are
+    # even, so two players always leave an even count: only a deal of the whole set breaks it.
+    if hand_size * players == tiles:
+        return Problem(
+            "hand_size_boneyard",
+            N_(
+                "With %(players)s players and %(hand)s tiles each, no tile is left to draw"
+                " from: deal at most %(most)s each."
+            ),
+            {"players": players, "hand": hand_size, "most": hand_size - 1},
+            field="hand_size",
+        )
+    return None
 
 
 def _hand_size_problem(hand_size: int, players: int, tiles: int) -> Problem:

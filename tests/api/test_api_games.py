@@ -89,6 +89,24 @@ def test_rule_errors_are_422_with_the_cores_messages(client):
     assert {error["field"] for error in expected} >= {"set", "players-1"}
 
 
+def test_draw_game_dealing_the_whole_set_is_422_on_the_hand_size(client, app):
+    body = {"players": ["Ana", "Ben"], "game_type": "draw", "hand_size": 14}
+    response = client.post(f"{API}/games", json=body)
+    assert response.status_code == 422
+    assert response.get_json() == {
+        "errors": [
+            {
+                "player": None,
+                "field": "hand_size",
+                "message": "With 2 players and 14 tiles each, no tile is left to draw from:"
+                " deal at most 13 each.",
+            }
+        ]
+    }
+    with app.app_context():
+        assert game_service.count_games() == 0
+
+
 def test_no_game_is_stored_when_the_setup_is_refused(client, app):
     client.post(f"{API}/games", json={"players": ["Ana"]})
     with app.app_context():

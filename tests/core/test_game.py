@@ -142,7 +142,7 @@ def test_example_6_1_team_out_scores_0_the_other_team_both_hands():
     assert team_scores(game, [result]) == {"Ana & Cleo": [0], "Ben & Dan": [15]}
 
 
-def test_team_penalties_count_when_a_partner_went_out():
+def test_example_6_2_a_penalty_counts_for_the_team_even_when_a_partner_went_out():
     game = new_game(FOUR, GameRules(house_rules=HouseRules(open_train_points=10)), TEAMS)
     result = play(
         game,

@@ -1,5 +1,7 @@
 """A round's result (RULES.md sections 4, 8 and 9): checks, scores, penalties, the draw game."""
 
+from dataclasses import replace
+
 import pytest
 
 from scorekeeper.core import (
@@ -255,6 +257,80 @@ def test_round_error(round_entry, expected):
     problem = only_error(check_round(game_of(), 1, round_entry))
     assert (problem.code, problem.player, problem.message) == expected
     assert problem.severity == "error"
+    assert problem.field == FIELD_TO_FIX[problem.code]
+
+
+# The form shows each error next to the box to fix.
+FIELD_TO_FIX = {
+    "pips_not_whole": "pips",
+    "pips_negative": "pips",
+    "pips_missing": "pips",
+    "out_many": "out",
+    "out_unknown": "out",
+    "nobody_out": "out",
+    "out_with_pips": "pips",
+    "out_with_tiles": "tiles",
+    "out_and_blocked": "blocked",
+    "hand_too_big": "pips",
+    "hands_too_big": "pips",
+    "hand_unknown": "players",
+    "tile_not_in_set": "tiles",
+    "tile_engine": "tiles",
+    "tile_two_hands": "tiles",
+    "tile_twice_hand": "tiles",
+    "tile_unreadable": "tiles",
+}
+
+
+# A hand with a wrong tile is not valued until the tile is fixed, so the scorer sees only the
+# tile to fix (with 1 tile dealt, the other tiles here would be an unlikely 33 pips).
+@pytest.mark.parametrize(
+    ("hands", "code"),
+    [
+        ({"Ben": ["6x4", "12-11", "5-5"]}, "tile_unreadable"),
+        ({"Ben": ["13-2", "12-11", "5-5"]}, "tile_not_in_set"),
+        ({"Ben": ["12-12", "12-11", "5-5"]}, "tile_engine"),
+        ({"Ben": ["12-11", "5-5", "11-12"]}, "tile_twice_hand"),
+        ({"Ben": ["12-11"], "Cleo": ["11-12", "12-10", "5-5"]}, "tile_two_hands"),
+    ],
+)
+def test_a_hand_with_a_wrong_tile_is_only_reported_for_that_tile(hands, code):
+    hands = {"Ben": 1, "Cleo": 1, "Dan": 1} | hands
+    check = check_round(game_of(hand_size=1), 1, entry(hands, out="Ana"))
+    assert [p.code for p in check.errors] == [code]
+    assert check.warnings == ()
+
+
+def test_every_wrong_tile_of_a_hand_is_reported():
+    check = check_round(game_of(), 1, entry({"Ben": ["6x4", "13-2"], "Cleo": 1}, out="Ana"))
+    assert [p.code for p in check.errors] == ["tile_unreadable", "tile_not_in_set", "pips_missing"]
+
+
+@pytest.mark.parametrize(("out_hand", "code"), [(5, "out_with_pips"), (["0-0"], "out_with_tiles")])
+def test_a_hand_entered_for_the_player_out_does_not_hide_the_others_errors(out_hand, code):
+    check = check_round(game_of(), 1, entry({"Ana": out_hand, "Ben": "x", "Cleo": 1}, out="Ana"))
+    assert [(p.code, p.player) for p in check.errors] == [
+        (code, "Ana"),
+        ("pips_not_whole", "Ben"),
+        ("pips_missing", "Dan"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("round_entry", "message"),
+    [
+        (
+            entry({"Ben": 1, "Cleo": 1, "Dan": 1, "Z" * 50: 4}, out="Ana"),
+            "Z" * 40 + " is not playing in this game.",
+        ),
+        (
+            entry({"Ben": "9" * 30, "Cleo": 1, "Dan": 1}, out="Ana"),
+            "Ben: " + "9" * 20 + " is not a whole number of pips.",
+        ),
+    ],
+)
+def test_a_long_entry_is_quoted_shortened_in_the_message(round_entry, message):
+    assert only_error(check_round(game_of(), 1, round_entry)).message == message
 
 
 def test_every_error_of_an_entry_is_reported_with_the_field_to_fix():
@@ -314,6 +390,11 @@ def test_all_hands_bound_is_exactly_every_tile_but_the_engine():
     )
 
 
+def test_a_hand_at_the_bound_with_more_in_other_hands_is_too_big_together():
+    check = check_round(game_of(), 1, entry({"Ana": 1068, "Ben": 1, "Cleo": 0}, out="Dan"))
+    assert [p.code for p in check.errors] == ["hands_too_big"]
+
+
 def test_one_too_big_hand_is_not_also_reported_as_too_big_together():
     check = check_round(game_of(), 1, entry({"Ana": 2000, "Ben": 1000, "Cleo": 0}, out="Dan"))
     assert [p.code for p in check.errors] == ["hand_too_big"]
@@ -360,6 +441,19 @@ def test_no_warning_at_the_dealt_hand_sizes_best_tiles():
     assert check.warnings == ()
 
 
+def test_no_warning_for_a_game_stored_without_its_hand_size():
+    # A game from an old export may not say how many tiles were dealt: nothing is unlikely.
+    stored = replace(game_of(), rules=replace(game_of().rules, hand_size=None))
+    check = check_round(stored, 1, entry({"Ana": 1068, "Ben": 0, "Cleo": 0}, out="Dan"))
+    assert (check.errors, check.warnings) == ((), ())
+    assert (
+        only_error(
+            check_round(stored, 1, entry({"Ana": 1069, "Ben": 0, "Cleo": 0}, out="Dan"))
+        ).code
+        == "hand_too_big"
+    )
+
+
 def test_warnings_are_returned_with_errors_so_the_form_shows_both():
     check = check_round(game_of(), 1, entry({"Ana": 300, "Ben": -1, "Cleo": 0}, out="Dan"))
     assert [p.code for p in check.errors] == ["pips_negative"]
@@ -376,7 +470,7 @@ def penalty_round(*penalties, house=ALL_HOUSE_RULES, pips=None):
     return check_round(game, 1, entry(hands, out="Ana", penalties=penalties))
 
 
-@pytest.mark.parametrize("points", [5, 10, 25])
+@pytest.mark.parametrize("points", [1, 5, 10, 25, 1000])
 def test_open_train_penalty_adds_the_games_points(points):
     house = HouseRules(open_train_points=points)
     check = penalty_round(PenaltyEntry("Ben", "open_train", points=99), house=house)
@@ -522,6 +616,36 @@ def test_penalty_error(penalties, house, expected):
     assert problem.field == "penalty"
 
 
+def test_every_penalty_problem_is_reported_at_once():
+    check = penalty_round(
+        PenaltyEntry("Ben", "last_tile"),
+        PenaltyEntry("Zed", "open_train"),
+        PenaltyEntry("Ben", "open_train"),
+        PenaltyEntry("Cleo", "strategic_error"),
+        PenaltyEntry("Cleo", "strategic_error"),
+        PenaltyEntry("Dan", "adjustment", points="ten", reason="typo"),
+        house=HouseRules(strategic_error=True, adjustments=True),
+    )
+    assert [p.code for p in check.errors] == [
+        "penalty_kind",
+        "penalty_player",
+        "penalty_off",
+        "penalty_twice",
+        "adjustment_not_whole",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("penalty", "message"),
+    [
+        (PenaltyEntry("Ben", "k" * 50), "k" * 40 + " is not a kind of penalty."),
+        (PenaltyEntry("Z" * 50, "open_train"), "Z" * 40 + " is not playing in this game."),
+    ],
+)
+def test_a_long_penalty_entry_is_quoted_shortened(penalty, message):
+    assert only_error(penalty_round(penalty)).message == message
+
+
 def test_adjustment_up_to_a_rounds_worth_is_accepted():
     check = penalty_round(PenaltyEntry("Ben", "adjustment", points=-1068, reason="typo"))
     assert check.result.score("Ben") == 12 - 1068
@@ -581,6 +705,12 @@ def test_example_9_2_player_out_scores_the_pips_left_in_the_other_hands():
     assert check.result.scores == {"A": 21, "B": 0, "C": 0}
     assert check.result.hand("B").pips == 12  # the sheet still shows what each hand held
     assert all(hand.penalty == 0 for hand in check.result.hands)
+
+
+def test_draw_player_out_scores_even_when_another_holds_only_the_double_blank():
+    game = game_of(["A", "B", "C"], game_type=GameType.DRAW)
+    check = check_round(game, 1, entry({"B": ["0-0"], "C": 9}, out="A"))
+    assert check.result.scores == {"A": 9, "B": 0, "C": 0}
 
 
 def test_draw_blocked_hand_shared_lowest_count_scores_nothing():

@@ -97,6 +97,60 @@ def test_average_per_round_lowest_first_with_a_minimum_of_games():
     assert table(season_standings(SEASON, SeasonMethod.AVERAGE, min_games=2))[0] == (1, "Ana")
 
 
+def test_placement_points_count_every_time_a_place_is_earned():
+    # Ana wins two four-player games (3 each) and is last of three once (0): 6.
+    ana = PlayerSeason("Ana", 3, 2, 39, 90, placements={(4, 1, 1): 2, (3, 3, 1): 1})
+    [line] = season_standings([ana], SeasonMethod.PLACEMENT_POINTS)
+    assert line.points == 6
+
+
+def test_each_line_shows_games_and_wins():
+    lines = season_standings(SEASON, SeasonMethod.AVERAGE, min_games=3)
+    assert [(line.player, line.games, line.wins) for line in lines] == [
+        ("Ben", 3, 1),
+        ("Cy", 3, 1),
+        ("Di", 3, 0),
+        ("Ana", 2, 1),
+    ]
+    ana = lines[-1]
+    assert (ana.place, ana.shared, ana.points, ana.average) == (
+        None,
+        False,
+        Fraction(9, 2),
+        Fraction(30, 13),
+    )
+
+
+def test_by_average_one_game_is_enough_unless_the_season_asks_more():
+    one = PlayerSeason("One", 1, 1, 13, 26)
+    none = PlayerSeason("None", 0, 0, 0, 0)
+    assert table(season_standings([one, none], SeasonMethod.AVERAGE)) == [
+        (1, "One"),
+        (None, "None"),
+    ]
+
+
+def test_unranked_players_are_listed_by_name():
+    lines = season_standings(
+        [PlayerSeason("Zoe", 1, 0, 13, 10), PlayerSeason("Abe", 1, 0, 13, 20)],
+        SeasonMethod.AVERAGE,
+        min_games=2,
+    )
+    assert table(lines) == [(None, "Abe"), (None, "Zoe")]
+    assert [line.shared for line in lines] == [False, False]
+
+
+@pytest.mark.parametrize("method", [SeasonMethod.GAMES_WON, SeasonMethod.AVERAGE])
+def test_a_player_without_rounds_ranks_after_a_high_average(method):
+    # Old averages 100 a round (a bad season), New has not played a round yet.
+    lines = season_standings(
+        [PlayerSeason("New", 0, 0, 0, 0), PlayerSeason("Old", 1, 0, 13, 1300)],
+        method,
+        min_games=0,
+    )
+    assert table(lines) == [(1, "Old"), (2, "New")]
+
+
 def test_a_player_without_rounds_ranks_last_by_average():
     lines = season_standings(
         [PlayerSeason("New", 0, 0, 0, 0), PlayerSeason("Old", 1, 0, 13, 40)],
@@ -111,17 +165,29 @@ def test_a_player_without_rounds_ranks_last_by_average():
 
 @pytest.mark.parametrize(
     ("typed", "points"),
-    [(None, None), ("", None), ("3, 2, 1, 0", (3, 2, 1, 0)), ("10;5", (10, 5)), ("-1,0", (-1, 0))],
+    [
+        (None, None),
+        ("", None),
+        ("3, 2, 1, 0", (3, 2, 1, 0)),
+        ("10;5", (10, 5)),
+        ("-1,0", (-1, 0)),
+        (", ".join(["1"] * 20), (1,) * 20),
+    ],
 )
 def test_points_table_is_read_from_what_the_organiser_typed(typed, points):
     assert parse_points_table(typed) == points
 
 
-@pytest.mark.parametrize("typed", ["three", "3,,x", ",", "1," * 21])
+@pytest.mark.parametrize("typed", ["three", "3,,x", ",", "1," * 21, "--3", "X3, 2"])
 def test_points_table_that_is_not_numbers_is_refused(typed):
     with pytest.raises(RuleError) as error:
         parse_points_table(typed)
-    assert error.value.problems[0].field == "points_table"
+    [problem] = error.value.problems
+    assert (problem.code, problem.field, problem.message) == (
+        "points_table",
+        "points_table",
+        "Write the points for 1st, 2nd, 3rd... separated by commas, like 3, 2, 1, 0.",
+    )
 
 
 @pytest.mark.parametrize(

@@ -125,6 +125,7 @@ def test_new_game_fills_in_the_defaults():
         (4, 6, 6),  # 12 each does not fit a double-6: 27 tiles // 4 players
         (14, 12, 6),  # 11 each does not fit a double-12: 90 tiles // 14 players
         (14, 6, 1),
+        (9, 6, 3),  # 27 tiles (the engine kept out) // 9 players
     ],
 )
 def test_default_hand_size_is_the_table_count_cut_to_what_the_set_allows(
@@ -140,6 +141,29 @@ def test_chosen_hand_size_is_kept():
 
 def test_hand_size_may_use_every_tile_but_the_engine():
     assert new_game(names(6), GameRules(hand_size=15)).rules.hand_size == 15  # 90 of 91
+    [problem] = problems_of(names(7), GameRules(hand_size=13))  # 91 of 91
+    assert problem.message == "7 players cannot each be dealt 13 tiles from 90."
+
+
+@pytest.mark.parametrize("game_type", [MT, DRAW])
+def test_a_hand_of_one_tile_each_may_be_dealt(game_type):
+    assert new_game(names(3), GameRules(game_type=game_type, hand_size=1)).rules.hand_size == 1
+
+
+@pytest.mark.parametrize("points", [0, 1, 1000])
+def test_open_train_penalty_of_0_to_1000_points(points):
+    rules = GameRules(house_rules=HouseRules(open_train_points=points))
+    assert new_game(names(2), rules).rules.house_rules.open_train_points == points
+
+
+# A starting double outside the set is reported alone: the rounds are checked from the set's
+# usual start (the top double, or 0-0 when counting up), where 13 rounds fit a double-12.
+@pytest.mark.parametrize(
+    ("order", "start"), [(Order.DESCENDING, -1), (Order.DESCENDING, 13), (Order.ASCENDING, 20)]
+)
+def test_a_wrong_starting_double_is_the_only_problem_reported(order, start):
+    [problem] = problems_of(names(2), GameRules(order=order, start_double=start, rounds=13))
+    assert problem.code == "start_double"
 
 
 def test_ascending_game_starts_at_the_blank_by_default():
@@ -180,7 +204,42 @@ def test_draw_game_target_50_or_100(target):
 
 
 def test_draw_game_chosen_hand_size_is_kept():
-    assert new_game(names(4), GameRules(game_type=DRAW, hand_size=7)).rules.hand_size == 7
+    assert new_game(names(4), GameRules(game_type=DRAW, hand_size=6)).rules.hand_size == 6
+
+
+# Spanish seed: "En el montón siempre debe quedar una ficha boca abajo (si juegan más de dos
+# jugadores) o dos fichas (si participan dos jugadores)."
+@pytest.mark.parametrize(
+    ("players", "hand_size", "left"),
+    [(2, 13, 2), (3, 9, 1), (4, 6, 4), (5, 5, 3)],
+)
+def test_draw_deal_may_leave_as_few_tiles_as_the_boneyard_keeps(players, hand_size, left):
+    game = new_game(names(players), GameRules(game_type=DRAW, hand_size=hand_size))
+    assert 28 - players * game.rules.hand_size == left
+
+
+@pytest.mark.parametrize(
+    ("players", "hand_size", "message"),
+    [
+        (
+            4,
+            7,
+            "With 4 players and 7 tiles each, no tile is left to draw from: deal at most 6 each.",
+        ),
+        (
+            2,
+            14,
+            "With 2 players and 14 tiles each, no tile is left to draw from: deal at most 13 each.",
+        ),
+    ],
+)
+def test_draw_deal_of_the_whole_set_is_refused(players, hand_size, message):
+    [problem] = problems_of(names(players), GameRules(game_type=DRAW, hand_size=hand_size))
+    assert (problem.code, problem.field, problem.message) == (
+        "hand_size_boneyard",
+        "hand_size",
+        message,
+    )
 
 
 def test_mexican_train_ignores_the_draw_target():
@@ -457,6 +516,14 @@ def test_setup_reports_every_problem_at_once():
     ]
 
 
+def test_every_team_problem_is_reported_at_once():
+    problems = problems_of(names(4), teams=[("P1", "Zed"), ("P2", "Yan")])
+    assert [problem.message for problem in problems] == [
+        "Each team is two players of this game (got P1, Zed).",
+        "Each team is two players of this game (got P2, Yan).",
+    ]
+
+
 def test_team_problems_wait_until_players_and_options_are_valid():
     problems = problems_of(["Ana", "Ana", "Cleo", "Dan"], teams=[("Ana", "Zed")])
     assert [problem.code for problem in problems] == ["name_twice"]
@@ -505,3 +572,8 @@ def test_draw_game_given_as_text_uses_the_draw_player_limits_and_no_teams():
 def test_unknown_option_is_refused(option, value, message):
     [problem] = problems_of(names(2), GameRules(**{option: value}))
     assert (problem.code, problem.field, problem.message) == ("option_unknown", option, message)
+
+
+def test_a_long_unknown_option_is_quoted_shortened():
+    [problem] = problems_of(names(2), GameRules(blank_scoring="b" * 50))
+    assert problem.message == "b" * 40 + " is not one of the choices for blank scoring."

@@ -51,6 +51,16 @@ def test_example_5_3_identical_rounds_share_first_and_the_next_is_third():
     assert winners(lines) == ["A", "B"]
 
 
+def test_three_way_tie_two_share_the_lowest_nonzero_round_the_third_has_a_higher_one():
+    # All total 40 with one zero round; A and B's lowest non-zero round is 5, C's is 10.
+    lines = standings({"A": [0, 5, 35], "B": [0, 5, 35], "C": [0, 10, 30]})
+    assert table(lines) == [
+        ("A", 1, True, DecidedBy.SHARED),
+        ("B", 1, True, DecidedBy.SHARED),
+        ("C", 3, False, DecidedBy.LOWEST_NONZERO),
+    ]
+
+
 def test_lowest_total_wins():
     lines = standings({"A": [30, 40], "B": [10, 5], "C": [20, 20]})
     assert table(lines) == [

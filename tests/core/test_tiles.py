@@ -36,6 +36,8 @@ def test_supported_sets_are_double_6_9_12_15_18():
 def test_set_tile_count_and_total_pips(set_size, tiles, pips):
     assert tile_count(set_size) == tiles
     assert set_pips(set_size) == pips
+    # A whole number of pips, shown as one: 1,092, never 1,092.0.
+    assert f"{set_pips(set_size):,}" == f"{pips:,}"
 
 
 @pytest.mark.parametrize(("set_size", "tiles", "pips"), SETS)

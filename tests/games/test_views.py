@@ -164,6 +164,18 @@ def test_setup_rejects_a_hand_size_that_is_not_a_number(client):
     assert "Enter a whole number, or leave it empty." in response.get_data(as_text=True)
 
 
+def test_draw_setup_refuses_a_deal_that_leaves_no_tile_to_draw(app, client):
+    data = setup_data(game_type="draw", set_size="6", hand_size="7")
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 422
+    assert (
+        "With 4 players and 7 tiles each, no tile is left to draw from: deal at most 6 each."
+        in errors_on_page(response.get_data(as_text=True))
+    )
+    with app.app_context():
+        assert db.session.execute(select(func.count(Game.id))).scalar_one() == 0
+
+
 def test_setup_reports_too_many_rounds_next_to_the_field(client):
     response = client.post("/games/new", data=setup_data(start_double=5, rounds=9))
     assert response.status_code == 422
