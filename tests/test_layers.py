@@ -14,7 +14,6 @@ PACKAGE = Path(scorekeeper.__file__).parent
 BLUEPRINTS = ("games", "clubs", "accounts", "seasons", "nights", "players", "api", "main", "errors")
 
 
-# (importing blueprint, imported module) pairs tolerated for now.
 def imported_names(path: Path, package: str) -> set[str]:
     """Every name a file imports, anywhere in it (functions too), as a dotted path:
     `from a.b import c` gives `a.b.c` (c may be a module or a name in it); relative imports are
@@ -87,3 +86,24 @@ def test_the_check_sees_an_import_of_another_blueprint(tmp_path, source, package
     sample.write_text(source)
     names = imported_names(sample, package)
     assert any(blueprint_of(name) not in (None, "clubs") for name in names) is expected
+
+
+# Every place that keeps something between requests, and why (docs/architecture.md). A cache
+# is a last resort: a new one must earn its place in bench/ and be added here on purpose.
+CACHE_SITES = {
+    "scorekeeper/services/games/snapshot.py",  # a game version, read and added up once
+    "scorekeeper/charts/cache.py",  # chart SVG files, drawn once
+    "scorekeeper/charts/text.py",  # the words on charts, translated once per language
+    "scorekeeper/services/accounts.py",  # the decoy hash that evens out sign-in timing
+}
+CACHE_MARKS = ("lru_cache", "functools.cache", "@cache", "cached_property", "Lru(", "SvgCache(")
+
+
+def test_the_app_keeps_at_most_four_caches():
+    found = {
+        str(path.relative_to(PACKAGE.parent))
+        for path in PACKAGE.rglob("*.py")
+        if path.name != "lru.py" and any(mark in path.read_text() for mark in CACHE_MARKS)
+    }
+    assert found == CACHE_SITES
+    assert len(CACHE_SITES) <= 4

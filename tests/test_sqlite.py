@@ -155,6 +155,6 @@ def test_sixteen_writers_at_once_lose_no_round_and_see_no_error(app, app_config)
     assert statuses == {201: WRITERS * ROUNDS, 200: WRITERS * ROUNDS}
     with app.app_context():
         for game in games:
-            found = game_service.load_game(game["id"])
-            scores = [r.scores for r in game_service.results_of(found)]
+            found = game_service.game_row(game["id"])
+            scores = [r.scores for r in game_service.snapshot_of(found).results]
             assert len(scores) == ROUNDS, game["id"]

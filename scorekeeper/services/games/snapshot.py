@@ -6,15 +6,16 @@ read as plain rows and worked out by the core once, then kept in a small LRU: th
 game data in the app. A page view of an unchanged game reads the game's own row and nothing
 else of it.
 
-A snapshot is read on a connection of its own, outside the request's session, so it only ever
-sees committed rows (a write that is later rolled back is never remembered). It is kept only
-if the game's version read after its rounds is the one read before them: no other phone
-committed a change in between.
+A snapshot only ever shows committed rows: it is read through the request's session while the
+session has not written to the game (every write moves the version: versions.py), else on a
+read-only connection of its own (a write that is later rolled back is never remembered). It is
+kept only if the game's version read after its rounds is the one read before them: no other
+phone committed a change in between.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import current_app
@@ -25,7 +26,7 @@ from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.lru import Lru
 from scorekeeper.models import Change, Club, Game, Hand, Penalty, Player, Round
-from scorekeeper.services.games import mapping
+from scorekeeper.services.games import mapping, versions
 
 # Snapshots kept per process (an 8-player, 13-round game's is a few kB).
 SIZE = 512
@@ -54,6 +55,8 @@ class Snapshot:
     # Each player's seat number, in seat order (the seat a hand is stored under).
     seat_numbers: tuple[int, ...] = ()
     ended_early: bool = False
+    # Kept in the cache: read whole from one committed version.
+    kept: bool = False
 
     @property
     def seat_of(self) -> dict[str, int]:
@@ -106,14 +109,27 @@ def snapshot_of(game: Any) -> Snapshot:
     found = cache.get(_key(game.id, game.view_token, game.version))
     if found is not None:
         return found
+    if versions.new_version(game.id) is None:
+        # This transaction has not written to the game (every write to its rows moves its
+        # version), so what the session reads of it is committed: no second connection.
+        return _read_and_keep(db.session.connection(), game.id, cache)
     with committed() as connection:
-        for _try in range(TRIES):
-            row = connection.execute(_GAME, {"game_id": game.id}).one()
-            snapshot = _read(connection, row)
-            if _version(connection, game.id) == row.version:
-                cache.put(_key(row.id, row.view_token, row.version), snapshot)
-                break
+        for _try in range(TRIES - 1):
+            snapshot = _read_and_keep(connection, game.id, cache)
+            if snapshot.kept:
+                return snapshot
             connection.rollback()
+        return _read_and_keep(connection, game.id, cache)
+
+
+def _read_and_keep(connection: Connection, game_id: int, cache: Lru[Snapshot]) -> Snapshot:
+    """Read the game's committed version on `connection`; keep it if no commit landed between
+    the first query and the last (the version read again is the same)."""
+    row = connection.execute(_GAME, {"game_id": game_id}).one()
+    snapshot = _read(connection, row)
+    if _version(connection, game_id) == row.version:
+        snapshot = replace(snapshot, kept=True)
+        cache.put(_key(row.id, row.view_token, row.version), snapshot)
     return snapshot
 
 
