@@ -5,7 +5,8 @@ late arrivals, end it. One module a job; this package names what the rest of the
 - versions.py: the one place a game's version moves (every write bumps it);
 - mapping.py: a game as rows and as the core sees it, both ways;
 - reads.py: which game a page or link points to, rights, history, a device's games;
-- writes.py and late.py: the changes, each committed or rolled back as a whole.
+- unit.py: a write pinned to the version it read, all or nothing (StaleGame on a lost race);
+- writes.py and late.py: the changes.
 """
 
 from scorekeeper.services.games.late import as_played, join_late, late_join_problem

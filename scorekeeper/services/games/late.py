@@ -17,7 +17,7 @@ from scorekeeper.models import Change, Game, Hand, Player, Round
 from scorekeeper.services.games import mapping
 from scorekeeper.services.games import snapshot as snapshots
 from scorekeeper.services.games.snapshot import JOINED_LATE, Snapshot
-from scorekeeper.services.games.writes import commit, current, unit_of_work
+from scorekeeper.services.games.unit import commit, current, unit_of_work
 
 
 @unit_of_work

@@ -8,11 +8,9 @@ raises StaleGame, nothing is saved) and commits or rolls back.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import ParamSpec, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -21,12 +19,10 @@ from sqlalchemy.orm import selectinload
 from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, DeviceGame, Game, Player, Round, Season, utcnow
-from scorekeeper.services.games import mapping, versions
-from scorekeeper.services.games.snapshot import Snapshot, snapshot_of
+from scorekeeper.services.games import late, mapping
+from scorekeeper.services.games.snapshot import Snapshot
+from scorekeeper.services.games.unit import commit, current, unit_of_work
 from scorekeeper.services.games.versions import StaleGame
-
-P = ParamSpec("P")
-T = TypeVar("T")
 
 
 class GameOver(Exception):
@@ -145,43 +141,6 @@ def remember(device: str, game: Game, *, can_edit: bool) -> None:
 # Rounds ----------------------------------------------------------------------------------------
 
 
-def current(game: Game, expected_version: int | None = None) -> Snapshot:
-    """The game as this write starts from: its snapshot, pinned so that the write fails with
-    StaleGame if anyone changes the game meanwhile (or already did, past `expected_version`)."""
-    snapshot = snapshot_of(game)
-    if snapshot.version != game.version or expected_version not in (None, snapshot.version):
-        raise StaleGame(game)
-    versions.expect(game, snapshot.version)
-    return snapshot
-
-
-def commit(game: Game) -> int:
-    """Write the pending changes and commit; the game's new version."""
-    db.session.flush()
-    version = versions.new_version(game.id)
-    db.session.commit()
-    assert version is not None
-    return version
-
-
-def unit_of_work(write: Callable[P, T]) -> Callable[P, T]:
-    """A write to one game, all or nothing: StaleGame (nothing saved, the session clean for
-    the answer) if another phone changed the game first or took the same round number."""
-
-    @functools.wraps(write)
-    def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return write(*args, **kwargs)
-        except StaleGame:
-            db.session.rollback()
-            raise
-        except IntegrityError:
-            db.session.rollback()
-            raise StaleGame(args[0]) from None
-
-    return run
-
-
 @unit_of_work
 def record_round(
     game: Game,
@@ -247,8 +206,6 @@ def edit_round(
 ) -> SaveOutcome:
     """Correct a recorded round. A stale round_version (someone else edited it since this
     phone loaded it) raises StaleGame; nothing is overwritten silently."""
-    from scorekeeper.services.games import late
-
     snapshot = current(game, expected_version)
     before = snapshot.result(number)
     if before is None:
