@@ -361,7 +361,7 @@ def build(
 
 
 class QueryCounter:
-    """Counts the SQL statements sent on an app's engine (before_cursor_execute)."""
+    """Counts the SQL queries sent on an app's engine (before_cursor_execute)."""
 
     def __init__(self, app: Flask):
         with app.app_context():
@@ -369,8 +369,11 @@ class QueryCounter:
         self.count = 0
         event.listen(self.engine, "before_cursor_execute", self._hit)
 
-    def _hit(self, *_args: Any) -> None:
-        self.count += 1
+    def _hit(self, _connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        # BEGIN and COMMIT are transaction control, not queries (scorekeeper/sqlite.py sends
+        # them itself; sqlite3 used to send them unseen).
+        if not statement.lstrip().upper().startswith(("BEGIN", "COMMIT", "ROLLBACK")):
+            self.count += 1
 
     def close(self) -> None:
         event.remove(self.engine, "before_cursor_execute", self._hit)

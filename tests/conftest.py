@@ -171,8 +171,11 @@ class StatementCounter:
         self.count = 0
         event.listen(self.engine, "before_cursor_execute", self._hit)
 
-    def _hit(self, *_args: object) -> None:
-        self.count += 1
+    def _hit(self, _connection: object, _cursor: object, statement: str, *_args: object) -> None:
+        # BEGIN and COMMIT are transaction control, not queries (scorekeeper/sqlite.py sends
+        # them itself; sqlite3 used to send them unseen).
+        if not statement.lstrip().upper().startswith(("BEGIN", "COMMIT", "ROLLBACK")):
+            self.count += 1
 
     def close(self) -> None:
         event.remove(self.engine, "before_cursor_execute", self._hit)

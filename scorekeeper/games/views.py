@@ -38,8 +38,6 @@ from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import Snapshot, snapshot_of
 
-# The game page shows the latest changes; the history page shows them all.
-HISTORY_LINES = 10
 
 # Setting up ------------------------------------------------------------------------------------
 
@@ -113,7 +111,7 @@ def _render_game(
         form = _round_form(game, snapshot, state.next_engine)
         form.number.data = str(state.next_round)
     device = current_device()
-    history = game_service.history_of(game, limit=HISTORY_LINES) if editable else []
+    history = snapshot.latest_changes if editable else ()
     page = render_template(
         "games/detail.html",
         **_round_sheet(game, form, snapshot.setup.players, state.next_opener, state.next_engine),

@@ -34,6 +34,9 @@ SIZE = 512
 JOINED_LATE = "joined late"
 # Reading again when a commit lands between the first and last query: rare, so a few tries.
 TRIES = 3
+# The latest history lines a snapshot holds (the game page shows them; every change to a game,
+# its history lines included, moves its version).
+LATEST_CHANGES = 10
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,8 @@ class Snapshot:
     # Each player's seat number, in seat order (the seat a hand is stored under).
     seat_numbers: tuple[int, ...] = ()
     ended_early: bool = False
+    # The latest history lines, newest first (rows with a Change's fields).
+    latest_changes: tuple[Row, ...] = ()
     # Kept in the cache: read whole from one committed version.
     kept: bool = False
 
@@ -139,7 +144,7 @@ def state_of(game: Any) -> core.GameState:
 
 
 def _read(connection: Connection, game: Row) -> Snapshot:
-    """Work one version of the game out from its rows (three queries, plus one for late
+    """Work one version of the game out from its rows (four queries, plus one for late
     arrivals' rules when the game has any)."""
     params = {"game_id": game.id}
     seats = list(connection.execute(_SEATS, params))
@@ -169,6 +174,7 @@ def _read(connection: Connection, game: Row) -> Snapshot:
         round_versions=tuple(stored.version for stored in rounds.values()),
         seat_numbers=tuple(seat.seat for seat in seats),
         ended_early=game.ended_early,
+        latest_changes=tuple(connection.execute(_LATEST_CHANGES, params)),
     )
 
 
@@ -272,6 +278,12 @@ _PENALTIES = (
     .join_from(Penalty.__table__, Round.__table__, _penalties.round_id == _rounds.id)
     .where(_rounds.game_id == bindparam("game_id"))
     .order_by(_penalties.id)
+)
+_LATEST_CHANGES = (
+    select(Change.__table__)
+    .where(_changes.game_id == bindparam("game_id"))
+    .order_by(_changes.id.desc())
+    .limit(LATEST_CHANGES)
 )
 _LATE_JOINS = (
     select(_changes.player, _changes.new_value)
