@@ -38,7 +38,6 @@ from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import Snapshot, snapshot_of
 
-
 # Setting up ------------------------------------------------------------------------------------
 
 
