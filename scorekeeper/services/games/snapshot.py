@@ -117,7 +117,14 @@ def snapshot_of(game: Any) -> Snapshot:
     if versions.new_version(game.id) is None:
         # This transaction has not written to the game (every write to its rows moves its
         # version), so what the session reads of it is committed: no second connection.
-        return _read_and_keep(db.session.connection(), game.id, cache)
+        # Its row, if the session already read it, spares a query; if the game moved on since,
+        # it is read again with the rest.
+        connection = db.session.connection()
+        if isinstance(game, Game):
+            snapshot = _read_and_keep(connection, game.id, cache, game)
+            if snapshot.kept:
+                return snapshot
+        return _read_and_keep(connection, game.id, cache)
     with committed() as connection:
         for _try in range(TRIES - 1):
             snapshot = _read_and_keep(connection, game.id, cache)
@@ -127,10 +134,14 @@ def snapshot_of(game: Any) -> Snapshot:
         return _read_and_keep(connection, game.id, cache)
 
 
-def _read_and_keep(connection: Connection, game_id: int, cache: Lru[Snapshot]) -> Snapshot:
-    """Read the game's committed version on `connection`; keep it if no commit landed between
-    the first query and the last (the version read again is the same)."""
-    row = connection.execute(_GAME, {"game_id": game_id}).one()
+def _read_and_keep(
+    connection: Connection, game_id: int, cache: Lru[Snapshot], row: Any = None
+) -> Snapshot:
+    """Read the game's committed version on `connection` (`row`: its row, already read in the
+    same transaction); keep it if no commit landed between the first query and the last (the
+    version read again is the same)."""
+    if row is None:
+        row = connection.execute(_GAME, {"game_id": game_id}).one()
     snapshot = _read(connection, row)
     if _version(connection, game_id) == row.version:
         snapshot = replace(snapshot, kept=True)
@@ -143,7 +154,7 @@ def state_of(game: Any) -> core.GameState:
     return snapshot_of(game).state
 
 
-def _read(connection: Connection, game: Row) -> Snapshot:
+def _read(connection: Connection, game: Any) -> Snapshot:
     """Work one version of the game out from its rows (four queries, plus one for late
     arrivals' rules when the game has any)."""
     params = {"game_id": game.id}
