@@ -178,10 +178,12 @@ def _shape_message(kind: str, name: str, ctx: Mapping[str, Any]) -> tuple[str, s
         )
     if kind in {"greater_than_equal", "greater_than"}:
         limit = ctx.get("ge", ctx.get("gt"))
-        return "request.too_small", _("%(field)s must be at least %(limit)s.", field=name, limit=limit)
+        message = _("%(field)s must be at least %(limit)s.", field=name, limit=limit)
+        return "request.too_small", message
     if kind in {"less_than_equal", "less_than"}:
         limit = ctx.get("le", ctx.get("lt"))
-        return "request.too_large", _("%(field)s must be at most %(limit)s.", field=name, limit=limit)
+        message = _("%(field)s must be at most %(limit)s.", field=name, limit=limit)
+        return "request.too_large", message
     if kind == "string_too_short":
         return "request.too_short", _("%(field)s must not be empty.", field=name)
     if kind == "string_too_long":
@@ -306,7 +308,7 @@ DESCRIPTION = (
     "Score Mexican Train and draw dominoes games. Creating a quick game needs no token; its "
     "answer holds an edit token (record scores) and a view token (read). Club games are opened "
     "with members' personal API tokens instead.\n\n"
-    "Request bodies are JSON objects with exact types (12, not \"12\"; true, not 1). A field "
+    'Request bodies are JSON objects with exact types (12, not "12"; true, not 1). A field '
     "this document does not list is refused with 422 (code request.unknown_field), so a typo "
     "is never silently ignored. A body that is not a JSON object, or holds text no database "
     "stores (NUL, lone surrogates), is refused with 400. What a round or a setup means (names "
@@ -436,7 +438,7 @@ INVALID_BODY = Answer(
     (schemas.Errors,),
 )
 INVALID_ROUND = Answer(
-    "Nothing was saved: errors (shape or rules), or warnings to confirm with \"confirm\": true.",
+    'Nothing was saved: errors (shape or rules), or warnings to confirm with "confirm": true.',
     (schemas.Errors, schemas.Warnings),
 )
 STALE = Answer(

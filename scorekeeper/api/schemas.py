@@ -108,8 +108,11 @@ class NewGame(Body):
     set: SetSize = Field(core.GameRules().set_size, description="The double-N set.")
     blank_scoring: BlankScoring = "face"
     start_double: int | None = Field(
-        None, ge=0, le=TOP_DOUBLE, description="The first engine. Default: the set's top double "
-        "(0 when ascending); at most the set's top double."
+        None,
+        ge=0,
+        le=TOP_DOUBLE,
+        description="The first engine. Default: the set's top double "
+        "(0 when ascending); at most the set's top double.",
     )
     rounds: int | None = Field(
         None, ge=1, le=TOP_DOUBLE + 1, description="Default: down (or up) to 0-0."

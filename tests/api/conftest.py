@@ -9,7 +9,6 @@ import jsonschema
 import pytest
 from werkzeug.test import Client
 
-
 API = "/api/v1"
 
 
