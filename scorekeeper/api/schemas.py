@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 from scorekeeper import core
 from scorekeeper.core.setup import MAX_NAME, PLAYER_LIMITS
@@ -24,6 +24,17 @@ TILES_MAX = core.tile_count(TOP_DOUBLE)
 PENALTIES_MAX = 50
 REASON_MAX = 200
 
+
+def _whole(value: Any) -> Any:
+    """12.0 is the whole number 12 (JSON Schema says so too); 12.5, "12" and true are not."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# Every integer of a request: exact, but written 12 or 12.0 alike.
+Whole = BeforeValidator(_whole)
+
 # A name holds something besides spaces; the core trims and refuses blank or repeated names.
 Name = Annotated[
     str,
@@ -35,17 +46,16 @@ Tile = Annotated[
     StringConstraints(min_length=1, max_length=7),
     Field(description='A tile as "high-low", like "6-4".', examples=["6-4"]),
 ]
-Pips = Annotated[int, Field(ge=0, le=MAX_INT)]
-Count = Annotated[int, Field(ge=0, le=MAX_INT)]
-Points = Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)]
+Pips = Annotated[int, Field(ge=0, le=MAX_INT), Whole]
+Points = Annotated[int, Field(ge=-MAX_INT, le=MAX_INT), Whole]
 GameType = Literal["mexican_train", "draw"]
 BlankScoring = Literal["face", "blank_25", "double_blank_25", "double_blank_50"]
 OrderName = Literal["descending", "ascending"]
 PenaltyKind = Literal["open_train", "strategic_error", "adjustment"]
 DecidedBy = Literal["total", "zero_rounds", "lowest_nonzero", "shared"]
 # The core's own lists, as JSON Schema enums.
-SetSize = Literal.__getitem__(tuple(sorted(core.SUPPORTED_SETS)))
-Target = Literal.__getitem__(tuple(core.DRAW_TARGETS))
+SetSize = Annotated[Literal.__getitem__(tuple(sorted(core.SUPPORTED_SETS))), Whole]
+Target = Annotated[Literal.__getitem__(tuple(core.DRAW_TARGETS)), Whole]
 
 
 def _keys_are_names(schema: dict[str, Any]) -> None:
@@ -74,8 +84,8 @@ class Answer(BaseModel):
 class HouseRules(Body):
     """Optional penalties; all off unless chosen when the game is created."""
 
-    open_train_points: int = Field(
-        0, ge=0, le=1000, description="Points added to a player whose train is open (0: off)."
+    open_train_points: Annotated[int, Field(ge=0, le=1000), Whole] = Field(
+        0, description="Points added to a player whose train is open (0: off)."
     )
     strategic_error: bool = Field(False, description="A penalty for a strategic error.")
     adjustments: bool = Field(False, description="Signed score adjustments, with a reason.")
@@ -107,19 +117,17 @@ class NewGame(Body):
     game_type: GameType = "mexican_train"
     set: SetSize = Field(core.GameRules().set_size, description="The double-N set.")
     blank_scoring: BlankScoring = "face"
-    start_double: int | None = Field(
+    start_double: Annotated[int, Field(ge=0, le=TOP_DOUBLE), Whole] | None = Field(
         None,
-        ge=0,
-        le=TOP_DOUBLE,
         description="The first engine. Default: the set's top double "
         "(0 when ascending); at most the set's top double.",
     )
-    rounds: int | None = Field(
-        None, ge=1, le=TOP_DOUBLE + 1, description="Default: down (or up) to 0-0."
+    rounds: Annotated[int, Field(ge=1, le=TOP_DOUBLE + 1), Whole] | None = Field(
+        None, description="Default: down (or up) to 0-0."
     )
     order: OrderName = "descending"
-    hand_size: int | None = Field(
-        None, ge=1, le=TILES_MAX, description="Tiles dealt to each. Default: by number of players."
+    hand_size: Annotated[int, Field(ge=1, le=TILES_MAX), Whole] | None = Field(
+        None, description="Tiles dealt to each. Default: by number of players."
     )
     teams: list[Annotated[list[Name], Field(min_length=2, max_length=2)]] = Field(
         default_factory=list,
@@ -128,10 +136,8 @@ class NewGame(Body):
     )
     target: Target = Field(core.GameRules().target, description="The draw game: points to win.")
     house_rules: HouseRules = Field(default_factory=HouseRules)
-    club_id: int | None = Field(
+    club_id: Annotated[int, Field(ge=1, le=MAX_INT), Whole] | None = Field(
         None,
-        ge=1,
-        le=MAX_INT,
         description="Create the game in this club (a personal token of a scorer or owner of the "
         "club). Players are then guests, given by name.",
     )
@@ -172,10 +178,8 @@ class RoundEntry(Body):
         }
     )
 
-    number: int | None = Field(
+    number: Annotated[int, Field(ge=1, le=MAX_INT), Whole] | None = Field(
         None,
-        ge=1,
-        le=MAX_INT,
         description="The round you mean. POST: if another client recorded it first, 409. "
         "PUT: must match the URL.",
     )

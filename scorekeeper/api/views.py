@@ -44,8 +44,8 @@ from scorekeeper.services import games as game_service
 # The history shows changes made through the API as coming from "api" (devices.device_label).
 API_DEVICE = "api"
 # Game ids are stored as 32-bit integers: a larger id in a URL is simply not found.
-GAME = "<int(max=2147483647):game_id>"
-ROUND = "<int(max=2147483647):number>"
+GAME = "<api_id:game_id>"
+ROUND = "<api_id:number>"
 # RFC 6750 b64token; anything else in the header is malformed.
 _TOKEN = re.compile(r"[A-Za-z0-9._~+/-]{1,200}=*")
 
@@ -379,8 +379,8 @@ ROUND_WRITE = {
 def record_round(game_id: int) -> Response:
     """Record the next round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
+    wanted = read(schemas.RoundEntry)  # a bad request is refused before its precondition
     expected = _expected_version(found)
-    wanted = read(schemas.RoundEntry)
     try:
         outcome = game_service.record_round(
             found,
@@ -423,11 +423,11 @@ def record_round(game_id: int) -> Response:
 def edit_round(game_id: int, number: int) -> Response:
     """Correct a recorded round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
+    wanted = read(schemas.RoundEntry)  # a bad request is refused before its precondition
     expected = _expected_version(found)
-    wanted = read(schemas.RoundEntry)
     if wanted.number is not None and wanted.number != number:
         message = _("This is round %(number)s: number must match it.", number=number)
-        raise ApiError(422, {"errors": [field_error("number", message, code="request.number")]})
+        raise ApiError(422, {"errors": [field_error("number", message, code="number_mismatch")]})
     try:
         outcome = game_service.edit_round(
             found,
