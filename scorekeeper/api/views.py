@@ -11,13 +11,31 @@ import hmac
 import re
 from typing import Any
 
-from flask import Response, jsonify, request, url_for
+from flask import Response, current_app, jsonify, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper import core
 from scorekeeper.access import club_game_access, may_score
-from scorekeeper.api import bp, parse, serialise
-from scorekeeper.api.openapi import document
+from scorekeeper.api import bp, schemas, serialise
+from scorekeeper.api.contract import (
+    BAD_BODY,
+    FORBIDDEN,
+    GAME_SECURITY,
+    INVALID_BODY,
+    INVALID_ROUND,
+    NOT_FOUND,
+    STALE,
+    UNAUTHORIZED,
+    WRITES,
+    Answer,
+    BadBody,
+    Invalid,
+    document,
+    field_error,
+    operation,
+    problem_error,
+    read,
+)
 from scorekeeper.models import Game, User, etag_of
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import clubs as club_service
@@ -26,8 +44,8 @@ from scorekeeper.services import games as game_service
 # The history shows changes made through the API as coming from "api" (devices.device_label).
 API_DEVICE = "api"
 # Game ids are stored as 32-bit integers: a larger id in a URL is simply not found.
-GAME = "<int(max=2147483647):game_id>"
-ROUND = "<int(max=2147483647):number>"
+GAME = "<api_id:game_id>"
+ROUND = "<api_id:number>"
 # RFC 6750 b64token; anything else in the header is malformed.
 _TOKEN = re.compile(r"[A-Za-z0-9._~+/-]{1,200}=*")
 
@@ -51,18 +69,18 @@ def _api_error(error: ApiError) -> Response:
     return response
 
 
-@bp.errorhandler(parse.BadBody)
-def _bad_body(error: parse.BadBody) -> tuple[Response, int]:
+@bp.errorhandler(BadBody)
+def _bad_body(error: BadBody) -> tuple[Response, int]:
     return jsonify(error=error.message), 400
 
 
-@bp.errorhandler(parse.Invalid)
-def _invalid(error: parse.Invalid) -> tuple[Response, int]:
+@bp.errorhandler(Invalid)
+def _invalid(error: Invalid) -> tuple[Response, int]:
     return jsonify(errors=error.errors), 422
 
 
 def _problems(problems: tuple[core.Problem, ...] | list[core.Problem]) -> list[dict[str, Any]]:
-    return [parse.problem_error(problem) for problem in problems]
+    return [problem_error(problem) for problem in problems]
 
 
 def _with_game(
@@ -203,20 +221,59 @@ def _saved_or_raise(outcome: game_service.SaveOutcome) -> None:
     raise ApiError(422, {"errors": _problems(outcome.check.errors)})
 
 
+def _link(operation_id: str, **parameters: str) -> dict[str, Any]:
+    """An OpenAPI link: where an answer's values lead next (used by stateful API testers)."""
+    return {"operationId": operation_id, "parameters": parameters}
+
+
+TO_GAME = {"GetGame": _link("game", game_id="$response.body#/id")}
+TO_ROUND = {
+    name: _link(target, game_id="$request.path.game_id", number="$response.body#/number")
+    for name, target in (
+        ("GetRound", "round"),
+        ("EditRound", "edit_round"),
+        ("DeleteRound", "delete_round"),
+    )
+}
+
+
 @bp.get("/openapi.json")
+@operation("This document", {200: Answer("The OpenAPI 3.1 document, written from the code.")})
 def openapi() -> Response:
-    """The OpenAPI 3 description of this API."""
-    return jsonify(document())
+    """The OpenAPI 3 description of this API (generated from the routes' contracts)."""
+    return jsonify(document(current_app))
 
 
 @bp.post("/games")
+@operation(
+    "Create a game",
+    {
+        201: Answer(
+            "Created: keep the edit token to record scores.",
+            (schemas.CreatedGame,),
+            ("ETag", "Location"),
+            TO_GAME,
+        ),
+        400: BAD_BODY,
+        401: Answer(
+            "club_id sent without a personal token, or with an unknown or revoked one.",
+            (schemas.Error,),
+            ("WWW-Authenticate",),
+        ),
+        403: Answer("The account is not a scorer or owner of that club.", (schemas.Error,)),
+        422: INVALID_BODY,
+        **WRITES,
+    },
+    body=schemas.NewGame,
+    # No token for a quick game; a personal token for a club game (club_id).
+    security=({}, {"personalToken": []}),
+)
 def create_game() -> Response:
     """Create a game; the answer holds its edit and view tokens (a club game: its club instead)."""
-    data = parse.json_body()
-    # A club game needs a personal token; a quick game needs none (any header is ignored).
-    creator = _club_creator() if data.get("club_id") is not None else None
-    wanted = parse.game_request(data)
+    wanted = read(schemas.NewGame)
     if wanted.club_id is not None:
+        # A club game needs a personal token; a quick game needs none (any header is ignored).
+        creator = _club_creator()
         if not may_score(club_service.role_in(creator, wanted.club_id)):
             raise ApiError(
                 403, {"error": _("Only the club's scorers and owners can create its games.")}
@@ -224,7 +281,7 @@ def create_game() -> Response:
     try:
         game = game_service.create_game(
             wanted.players,
-            wanted.rules,
+            wanted.to_rules(),
             wanted.teams,
             device=API_DEVICE,
             club_id=wanted.club_id,
@@ -241,6 +298,23 @@ def create_game() -> Response:
 
 
 @bp.get(f"/games/{GAME}")
+@operation(
+    "Read a game: rounds, standings, what comes next",
+    {
+        200: Answer(
+            "The game.",
+            (schemas.Game,),
+            ("ETag",),
+            {"RecordRound": _link("record_round", game_id="$response.body#/id")},
+        ),
+        304: Answer("Not changed since the ETag sent in If-None-Match.", headers=("ETag",)),
+        401: UNAUTHORIZED,
+        403: FORBIDDEN,
+        404: NOT_FOUND,
+    },
+    security=GAME_SECURITY,
+    parameters=("If-None-Match",),
+)
 def game(game_id: int) -> Response:
     """The game's players, options, rounds and standings (view or edit token; club: viewer)."""
     found = _game_for(game_id, edit=False)
@@ -254,6 +328,16 @@ def game(game_id: int) -> Response:
 
 
 @bp.get(f"/games/{GAME}/rounds/{ROUND}")
+@operation(
+    "Read one round, hand by hand",
+    {
+        200: Answer("The round.", (schemas.Round,), ("ETag",)),
+        401: UNAUTHORIZED,
+        403: FORBIDDEN,
+        404: NOT_FOUND,
+    },
+    security=GAME_SECURITY,
+)
 def round_(game_id: int, number: int) -> Response:
     """One recorded round, hand by hand (view or edit token; club: viewer)."""
     found = _game_for(game_id, edit=False)
@@ -263,16 +347,44 @@ def round_(game_id: int, number: int) -> Response:
     return _with_game(serialise.round_dict(number, result), found)
 
 
+ROUND_WRITE = {
+    400: BAD_BODY,
+    401: UNAUTHORIZED,
+    403: FORBIDDEN,
+    404: NOT_FOUND,
+    412: STALE,
+    422: INVALID_ROUND,
+    **WRITES,
+}
+
+
 @bp.post(f"/games/{GAME}/rounds")
+@operation(
+    "Record the next round",
+    {
+        201: Answer(
+            "Saved: the round, hand by hand.", (schemas.Round,), ("ETag", "Location"), TO_ROUND
+        ),
+        409: Answer(
+            "Nothing was saved: the game changed meanwhile (no If-Match sent, or `number` is no "
+            "longer the next round: the game as it is now), or the game is over.",
+            (schemas.Stale, schemas.Error),
+        ),
+        **ROUND_WRITE,
+    },
+    body=schemas.RoundEntry,
+    security=GAME_SECURITY,
+    parameters=("If-Match",),
+)
 def record_round(game_id: int) -> Response:
     """Record the next round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
+    wanted = read(schemas.RoundEntry)  # a bad request is refused before its precondition
     expected = _expected_version(found)
-    wanted = parse.round_request(parse.json_body())
     try:
         outcome = game_service.record_round(
             found,
-            wanted.entry,
+            wanted.to_entry(),
             number=wanted.number,
             confirm=wanted.confirm,
             device=API_DEVICE,
@@ -295,28 +407,32 @@ def record_round(game_id: int) -> Response:
 
 
 @bp.put(f"/games/{GAME}/rounds/{ROUND}")
+@operation(
+    "Correct a recorded round",
+    {
+        200: Answer("Saved: the corrected round, hand by hand.", (schemas.Round,), ("ETag",)),
+        409: Answer(
+            "Nothing was saved: the game changed meanwhile (no If-Match sent).", (schemas.Stale,)
+        ),
+        **ROUND_WRITE,
+    },
+    body=schemas.RoundEntry,
+    security=GAME_SECURITY,
+    parameters=("If-Match",),
+)
 def edit_round(game_id: int, number: int) -> Response:
     """Correct a recorded round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
+    wanted = read(schemas.RoundEntry)  # a bad request is refused before its precondition
     expected = _expected_version(found)
-    wanted = parse.round_request(parse.json_body())
     if wanted.number is not None and wanted.number != number:
-        raise ApiError(
-            422,
-            {
-                "errors": [
-                    parse.field_error(
-                        "number",
-                        _("This is round %(number)s: number must match it.", number=number),
-                    )
-                ]
-            },
-        )
+        message = _("This is round %(number)s: number must match it.", number=number)
+        raise ApiError(422, {"errors": [field_error("number", message, code="number_mismatch")]})
     try:
         outcome = game_service.edit_round(
             found,
             number,
-            wanted.entry,
+            wanted.to_entry(),
             confirm=wanted.confirm,
             device=API_DEVICE,
             expected_version=expected,
@@ -333,6 +449,25 @@ def edit_round(game_id: int, number: int) -> Response:
 
 
 @bp.delete(f"/games/{GAME}/rounds/{ROUND}")
+@operation(
+    "Delete the last round",
+    {
+        200: Answer("Deleted: the game as it is now.", (schemas.Game,), ("ETag",), TO_GAME),
+        401: UNAUTHORIZED,
+        403: FORBIDDEN,
+        404: NOT_FOUND,
+        409: Answer(
+            "Nothing was deleted: not the last round, or the game changed meanwhile (no "
+            "If-Match sent: the game as it is now).",
+            (schemas.Stale, schemas.Error),
+        ),
+        412: STALE,
+        429: WRITES[429],
+        503: WRITES[503],
+    },
+    security=GAME_SECURITY,
+    parameters=("If-Match",),
+)
 def delete_round(game_id: int, number: int) -> Response:
     """Remove the last recorded round (edit token; club: scorer); answers with the game now."""
     found = _game_for(game_id, edit=True)

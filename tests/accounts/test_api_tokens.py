@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from scorekeeper.api.openapi import document
+from scorekeeper.api.contract import document
 from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, Club, Game, Membership, User, utcnow
 from scorekeeper.services import accounts as account_service
@@ -192,7 +192,7 @@ def test_scorer_creates_a_club_game_with_guest_players(app, client, club):
     )
     assert response.status_code == 201
     body = response.get_json()
-    schema = document()["components"]["schemas"]["CreatedGame"]
+    schema = document(app)["components"]["schemas"]["CreatedGame"]
     assert set(schema["required"]) <= set(body) <= set(schema["properties"])
     assert body["club_id"] == club["id"]
     assert body["edit_token"] is None and body["view_token"] is None
@@ -293,8 +293,8 @@ def test_last_used_is_noted_at_most_once_a_minute(app, client, club, club_game):
 # The OpenAPI document ----------------------------------------------------------------------------
 
 
-def test_document_describes_the_personal_token_scheme():
-    doc = document()
+def test_document_describes_the_personal_token_scheme(app):
+    doc = document(app)
     scheme = doc["components"]["securitySchemes"]["personalToken"]
     assert scheme["type"] == "http" and scheme["scheme"] == "bearer"
     assert "sk_" in scheme["bearerFormat"]

@@ -78,15 +78,19 @@ def test_create_ascending_game(make_game):
 
 
 def test_rule_errors_are_422_with_the_cores_messages(client):
-    response = client.post(f"{API}/games", json={"players": ["Ana", "ana"], "set": 10})
+    # The shape is right (a set of the list, a double no larger than 18-18): the core refuses.
+    body = {"players": ["Ana", "ana"], "set": 9, "start_double": 12}
+    response = client.post(f"{API}/games", json=body)
     assert response.status_code == 422
     with pytest.raises(core.RuleError) as raised:
-        core.new_game(["Ana", "ana"], core.GameRules(set_size=10))
+        core.new_game(["Ana", "ana"], core.GameRules(set_size=9, start_double=12))
     expected = [
-        {"player": p.player, "field": p.field, "message": p.message} for p in raised.value.problems
+        {"player": p.player, "field": p.field, "message": p.message, "code": p.code}
+        for p in raised.value.problems
     ]
     assert response.get_json() == {"errors": expected}
-    assert {error["field"] for error in expected} >= {"set", "players-1"}
+    assert {error["field"] for error in expected} >= {"start_double", "players-1"}
+    assert {error["code"] for error in expected} >= {"start_double", "name_twice"}
 
 
 def test_draw_game_dealing_the_whole_set_is_422_on_the_hand_size(client, app):
@@ -100,6 +104,7 @@ def test_draw_game_dealing_the_whole_set_is_422_on_the_hand_size(client, app):
                 "field": "hand_size",
                 "message": "With 2 players and 14 tiles each, no tile is left to draw from:"
                 " deal at most 13 each.",
+                "code": "hand_size_boneyard",
             }
         ]
     }

@@ -14,7 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.api.parse import GAME_FIELDS, HOUSE_RULE_FIELDS, PENALTY_FIELDS
+from scorekeeper.api import schemas
+
+GAME_FIELDS = tuple(schemas.NewGame.model_fields)
+HOUSE_RULE_FIELDS = tuple(schemas.HouseRules.model_fields)
+PENALTY_FIELDS = tuple(schemas.PenaltyEntry.model_fields)
 
 API = "/api/v1"
 NAMES = ["Ana", "Ben", "Cy"]

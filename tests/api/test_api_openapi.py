@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import Flask
 
+from scorekeeper.api import schemas
+
 API = "/api/v1"
 METHODS = {"get", "post", "put", "delete", "patch"}
 
@@ -90,3 +92,82 @@ def test_every_reference_resolves(client):
         assert name in schemas, ref
         used.add(name)
     assert used == set(schemas)  # nothing described that no route uses
+
+
+def test_request_examples_pass_validation_and_are_saved(client):
+    doc = client.get(f"{API}/openapi.json").get_json()
+    created = client.post(f"{API}/games", json={"players": ["Ana", "Ben", "Cy"]}).get_json()
+    headers = {"Authorization": f"Bearer {created['edit_token']}"}
+    for path, method, body in [
+        ("/games", "post", "NewGame"),
+        (f"/games/{created['id']}/rounds", "post", "RoundEntry"),
+    ]:
+        template = "/games/{game_id}/rounds" if "rounds" in path else path
+        media = doc["paths"][template][method]["requestBody"]["content"]["application/json"]
+        assert media["schema"] == {"$ref": f"#/components/schemas/{body}"}
+        examples = [example["value"] for example in media["examples"].values()]
+        assert examples
+        for example in examples:
+            getattr(schemas, body).model_validate(example)
+        # The first example is a real request: the server takes it.
+        answer = client.post(f"{API}{path}", json=examples[0], headers=headers)
+        assert answer.status_code == 201, answer.get_json()
+
+
+def test_unknown_properties_are_refused_and_documented(client):
+    doc = client.get(f"{API}/openapi.json").get_json()
+    for name in ("NewGame", "RoundEntry", "PenaltyEntry", "HouseRules"):
+        assert doc["components"]["schemas"][name]["additionalProperties"] is False, name
+    assert "422" in doc["info"]["description"] and "unknown_field" in doc["info"]["description"]
+    response = client.post(f"{API}/games", json={"players": ["Ana", "Ben"], "colour": "red"})
+    assert response.status_code == 422
+    assert response.get_json() == {
+        "errors": [
+            {
+                "player": None,
+                "field": "colour",
+                "code": "request.unknown_field",
+                "message": "colour is not a field of this request.",
+            }
+        ]
+    }
+
+
+def test_write_routes_document_limits_busy_and_conditions(client):
+    doc = client.get(f"{API}/openapi.json").get_json()
+    writes = [
+        doc["paths"]["/games"]["post"],
+        doc["paths"]["/games/{game_id}/rounds"]["post"],
+        doc["paths"]["/games/{game_id}/rounds/{number}"]["put"],
+        doc["paths"]["/games/{game_id}/rounds/{number}"]["delete"],
+    ]
+    for operation in writes:
+        for status in ("429", "503"):
+            answer = operation["responses"][status]
+            assert "Retry-After" in answer["headers"], (operation["summary"], status)
+            schema = answer["content"]["application/json"]["schema"]
+            assert schema == {"$ref": "#/components/schemas/Error"}
+    for operation in writes[1:]:
+        assert "If-Match" in [p["name"] for p in operation["parameters"]]
+        assert (
+            "ETag"
+            in operation["responses"]["200" if "200" in operation["responses"] else "201"][
+                "headers"
+            ]
+        )
+    get = doc["paths"]["/games/{game_id}"]["get"]
+    assert "If-None-Match" in [p["name"] for p in get["parameters"]]
+    assert set(get["responses"]["304"]["headers"]) == {"ETag"}
+
+
+def test_limits_are_in_the_document(client):
+    schemas_ = client.get(f"{API}/openapi.json").get_json()["components"]["schemas"]
+    players = schemas_["NewGame"]["properties"]["players"]
+    assert (players["minItems"], players["maxItems"]) == (2, 14)
+    assert (players["items"]["minLength"], players["items"]["maxLength"]) == (1, 40)
+    assert schemas_["NewGame"]["properties"]["set"]["enum"] == [6, 9, 12, 15, 18]
+    pips = schemas_["RoundEntry"]["properties"]["scores"]["additionalProperties"]
+    assert pips["type"] == ["integer", "null"] and pips["minimum"] == 0
+    # Only JSON Schema keywords: none of pydantic's own names leak into the document.
+    text = json.dumps(schemas_)
+    assert '"ge"' not in text and '"le"' not in text

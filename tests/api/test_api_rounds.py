@@ -112,7 +112,9 @@ def test_scores_and_penalties_match_check_round(client, app, game):
 
 
 def test_hard_errors_are_422_with_the_cores_problems_and_nothing_saved(client, app, game):
-    body = {"out": None, "blocked": False, "scores": {"Ana": -3, "Ben": "lots"}}
+    # Well-formed (whole pips, known fields) but not a round: nobody out, Cy missing, Ana's
+    # hand worth more than the set. The core's problems come back as they are, with their codes.
+    body = {"out": None, "blocked": False, "scores": {"Ana": 100_000, "Ben": 3}}
     response = post(client, game, body)
     assert response.status_code == 422
     with app.app_context():
@@ -120,11 +122,13 @@ def test_hard_errors_are_422_with_the_cores_problems_and_nothing_saved(client, a
     check = core.check_round(
         setup,
         1,
-        core.RoundEntry({"Ana": core.HandEntry(pips=-3), "Ben": core.HandEntry(pips="lots")}),
+        core.RoundEntry({"Ana": core.HandEntry(pips=100_000), "Ben": core.HandEntry(pips=3)}),
     )
+    assert len(check.errors) >= 3
     assert response.get_json() == {
         "errors": [
-            {"player": p.player, "field": p.field, "message": p.message} for p in check.errors
+            {"player": p.player, "field": p.field, "message": p.message, "code": p.code}
+            for p in check.errors
         ]
     }
     assert "ETag" not in response.headers
@@ -166,6 +170,7 @@ def test_penalty_for_a_house_rule_the_game_does_not_use(client, make_game):
             "player": "Ben",
             "field": "penalty",
             "message": "Ben: this game does not use the open-train house rule.",
+            "code": "penalty_off",
         }
     ]
 

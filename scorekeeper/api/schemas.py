@@ -1,0 +1,374 @@
+"""The API's bodies as pydantic models: each one validates a request or describes an answer, and
+the OpenAPI document is generated from them (api/contract.py), so the two cannot disagree.
+
+Only the shape is checked here (types, enums, lengths, bounds a JSON Schema can say); what a
+round or a setup means is the rules core's to decide (`to_rules`, `to_entry` hand it over).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+
+from scorekeeper import core
+from scorekeeper.core.setup import MAX_NAME, PLAYER_LIMITS
+
+# Numbers are stored in 32-bit integer columns (PostgreSQL INTEGER): nothing larger is taken.
+MAX_INT = 2**31 - 1
+PLAYERS_MIN = min(low for low, _ in PLAYER_LIMITS.values())
+PLAYERS_MAX = max(high for _, high in PLAYER_LIMITS.values())
+# The largest set is double-18: 190 tiles, engines 18-18 down to 0-0.
+TOP_DOUBLE = max(core.SUPPORTED_SETS)
+TILES_MAX = core.tile_count(TOP_DOUBLE)
+PENALTIES_MAX = 50
+REASON_MAX = 200
+
+
+def _whole(value: Any) -> Any:
+    """12.0 is the whole number 12 (JSON Schema says so too); 12.5, "12" and true are not."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# Every integer of a request: exact, but written 12 or 12.0 alike.
+Whole = BeforeValidator(_whole)
+
+# A name holds something besides spaces; the core trims and refuses blank or repeated names.
+Name = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=MAX_NAME, pattern=r"\S"),
+    Field(description="A player's name, as given when the game was created.", examples=["Ana"]),
+]
+Tile = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=7),
+    Field(description='A tile as "high-low", like "6-4".', examples=["6-4"]),
+]
+Pips = Annotated[int, Field(ge=0, le=MAX_INT), Whole]
+Points = Annotated[int, Field(ge=-MAX_INT, le=MAX_INT), Whole]
+GameType = Literal["mexican_train", "draw"]
+BlankScoring = Literal["face", "blank_25", "double_blank_25", "double_blank_50"]
+OrderName = Literal["descending", "ascending"]
+PenaltyKind = Literal["open_train", "strategic_error", "adjustment"]
+DecidedBy = Literal["total", "zero_rounds", "lowest_nonzero", "shared"]
+# The core's own lists, as JSON Schema enums.
+SetSize = Annotated[Literal.__getitem__(tuple(sorted(core.SUPPORTED_SETS))), Whole]
+Target = Annotated[Literal.__getitem__(tuple(core.DRAW_TARGETS)), Whole]
+
+
+def _keys_are_names(schema: dict[str, Any]) -> None:
+    """A map keyed by player names: say so with propertyNames (pydantic writes the key's pattern
+    as patternProperties, which would let a key that is too long or empty through)."""
+    ((_, value),) = schema.pop("patternProperties").items()
+    schema["propertyNames"] = {"minLength": 1, "maxLength": MAX_NAME, "pattern": r"\S"}
+    schema["additionalProperties"] = value
+
+
+class Body(BaseModel):
+    """A request body: exact JSON types (no "12" for 12, no 1 for true), no unknown fields."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Answer(BaseModel):
+    """An answer's body: every field the server sends, and nothing else."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- requests ----------------------------------------------------------------------------
+
+
+class HouseRules(Body):
+    """Optional penalties; all off unless chosen when the game is created."""
+
+    open_train_points: Annotated[int, Field(ge=0, le=1000), Whole] = Field(
+        0, description="Points added to a player whose train is open (0: off)."
+    )
+    strategic_error: bool = Field(False, description="A penalty for a strategic error.")
+    adjustments: bool = Field(False, description="Signed score adjustments, with a reason.")
+
+    def to_core(self) -> core.HouseRules:
+        return core.HouseRules(self.open_train_points, self.strategic_error, self.adjustments)
+
+
+class NewGame(Body):
+    """POST /games: the players in seating order and the options (every one has a default)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"players": ["Ana", "Ben", "Cy"], "house_rules": {"open_train_points": 10}},
+                {"players": ["Ana", "Ben", "Cy"], "game_type": "draw", "target": 50},
+            ]
+        }
+    )
+
+    players: list[Name] = Field(
+        min_length=PLAYERS_MIN,
+        max_length=PLAYERS_MAX,
+        description=f"In seating order: {PLAYER_LIMITS[core.GameType.MEXICAN_TRAIN][0]} to "
+        f"{PLAYER_LIMITS[core.GameType.MEXICAN_TRAIN][1]} names "
+        f"({PLAYER_LIMITS[core.GameType.DRAW][0]} to {PLAYER_LIMITS[core.GameType.DRAW][1]} "
+        "for the draw game), each different.",
+    )
+    game_type: GameType = "mexican_train"
+    set: SetSize = Field(core.GameRules().set_size, description="The double-N set.")
+    blank_scoring: BlankScoring = "face"
+    start_double: Annotated[int, Field(ge=0, le=TOP_DOUBLE), Whole] | None = Field(
+        None,
+        description="The first engine. Default: the set's top double "
+        "(0 when ascending); at most the set's top double.",
+    )
+    rounds: Annotated[int, Field(ge=1, le=TOP_DOUBLE + 1), Whole] | None = Field(
+        None, description="Default: down (or up) to 0-0."
+    )
+    order: OrderName = "descending"
+    hand_size: Annotated[int, Field(ge=1, le=TILES_MAX), Whole] | None = Field(
+        None, description="Tiles dealt to each. Default: by number of players."
+    )
+    teams: list[Annotated[list[Name], Field(min_length=2, max_length=2)]] = Field(
+        default_factory=list,
+        max_length=PLAYERS_MAX // 2,
+        description="Partnerships (4, 6 or 8 players): pairs of names, every player in one.",
+    )
+    target: Target = Field(core.GameRules().target, description="The draw game: points to win.")
+    house_rules: HouseRules = Field(default_factory=HouseRules)
+    club_id: Annotated[int, Field(ge=1, le=MAX_INT), Whole] | None = Field(
+        None,
+        description="Create the game in this club (a personal token of a scorer or owner of the "
+        "club). Players are then guests, given by name.",
+    )
+
+    def to_rules(self) -> core.GameRules:
+        """The options as the core takes them (it fills the defaults and checks the rules)."""
+        return core.GameRules(
+            game_type=core.GameType(self.game_type),
+            set_size=self.set,
+            blank_scoring=core.BlankScoring(self.blank_scoring),
+            start_double=self.start_double,
+            rounds=self.rounds,
+            order=core.Order(self.order),
+            hand_size=self.hand_size,
+            target=self.target,
+            house_rules=self.house_rules.to_core(),
+        )
+
+
+class PenaltyEntry(Body):
+    """A penalty given in a round (only the house rules the game was created with)."""
+
+    player: Name
+    kind: PenaltyKind
+    points: Points | None = Field(None, description="Adjustments only: signed points.")
+    reason: str = Field("", max_length=REASON_MAX, description="Required for adjustments.")
+
+
+class RoundEntry(Body):
+    """POST or PUT .../rounds: who went out and what each hand held."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"out": "Ana", "scores": {"Ben": 15, "Cy": 12}},
+                {"out": "Ana", "scores": {"Ben": 15}, "hands": {"Cy": ["6-4", "3-2"]}},
+            ]
+        }
+    )
+
+    number: Annotated[int, Field(ge=1, le=MAX_INT), Whole] | None = Field(
+        None,
+        description="The round you mean. POST: if another client recorded it first, 409. "
+        "PUT: must match the URL.",
+    )
+    out: Name | None = Field(None, description="Who went out (null: nobody).")
+    blocked: bool = Field(False, description="Nobody could play; then out is null.")
+    scores: dict[Name, Pips | None] = Field(
+        default_factory=dict,
+        max_length=PLAYERS_MAX,
+        description="Pips left in each hand; the player who went out may be left out.",
+        json_schema_extra=_keys_are_names,
+    )
+    hands: dict[Name, Annotated[list[Tile], Field(max_length=TILES_MAX)]] = Field(
+        default_factory=dict,
+        max_length=PLAYERS_MAX,
+        description='Tiles left in each hand, like ["6-4", "3-2"]; wins over scores.',
+        json_schema_extra=_keys_are_names,
+    )
+    penalties: list[PenaltyEntry] = Field(default_factory=list, max_length=PENALTIES_MAX)
+    confirm: bool = Field(False, description="Save even if the round has warnings.")
+
+    def to_entry(self) -> core.RoundEntry:
+        """The round as the core reads it (it decides whether the round makes sense)."""
+        hands = {name: core.HandEntry(pips=pips) for name, pips in self.scores.items()}
+        hands.update({name: core.HandEntry(tiles=tiles) for name, tiles in self.hands.items()})
+        penalties = tuple(
+            core.PenaltyEntry(p.player, p.kind, p.points, p.reason) for p in self.penalties
+        )
+        return core.RoundEntry(hands, self.out, self.blocked, penalties)
+
+
+# --- answers -------------------------------------------------------------------------------
+
+
+class Error(Answer):
+    """A request that could not be served, with a message for people."""
+
+    error: str
+
+
+class Problem(Answer):
+    """One thing wrong with a request: where, what, and a stable code."""
+
+    player: str | None = Field(description="Whose hand it is about, if any.")
+    field: str | None = Field(
+        description="What part of the request is wrong: players, set, teams, pips, tiles, out, "
+        "blocked, penalty, number, or the name of an unknown field..."
+    )
+    message: str = Field(description="What to fix, in the language asked for.")
+    code: str = Field(
+        description="Stable: a rule of the game (the core's code, like pips_negative or "
+        "name_twice), or a shape error of the request, which starts with `request.` "
+        "(request.unknown_field, request.missing, request.type, request.choice, "
+        "request.too_small, request.too_large, request.too_short, request.too_long, "
+        "request.pattern)."
+    )
+
+
+class Errors(Answer):
+    """Nothing was saved: every field that breaks a rule or has the wrong shape."""
+
+    errors: list[Problem] = Field(min_length=1)
+
+
+class Warnings(Answer):
+    """Nothing was saved: the values look wrong. Send the round again with "confirm": true."""
+
+    warnings: list[Problem] = Field(min_length=1)
+
+
+class CreatedGame(Answer):
+    """The answer to POST /games: keep the edit token to record scores."""
+
+    id: int
+    edit_token: str | None = Field(description="Bearer token to record scores (null: club).")
+    view_token: str | None = Field(description="Bearer token to read the game (null: club).")
+    engines: list[int]
+    edit_url: str | None = Field(description="Browser link that grants edit rights (null: club).")
+    view_url: str | None = Field(description="Read-only browser link to share (null: club).")
+    club_id: int | None = Field(
+        None, description="Club games only: members open the game with their personal tokens."
+    )
+
+
+class Penalty(Answer):
+    """A scored penalty."""
+
+    player: str
+    kind: PenaltyKind
+    points: int
+    reason: str
+
+
+class Hand(Answer):
+    """One hand of a round."""
+
+    player: str
+    pips: int
+    penalty: int
+    score: int = Field(description="The round score, penalties included.")
+    went_out: bool
+    tiles: list[str] | None
+
+
+class Round(Answer):
+    """One round, hand by hand."""
+
+    number: int
+    engine: int | None = Field(description="n for the double n-n; null: the draw game.")
+    out: str | None
+    blocked: bool
+    hands: list[Hand]
+    penalties: list[Penalty]
+
+
+class RoundLine(Answer):
+    """One round as a line of the score sheet."""
+
+    number: int
+    engine: int | None
+    out: str | None
+    blocked: bool
+    scores: dict[str, int]
+    pips: dict[str, int]
+    penalties: list[Penalty]
+
+
+class Standing(Answer):
+    """One line of the standings, with the rule that decided its place."""
+
+    place: int
+    shared: bool
+    name: str = Field(description='A player, or a team ("Ana & Cy").')
+    total: int
+    zero_rounds: int
+    decided_by: DecidedBy
+
+
+class HouseRulesChosen(Answer):
+    """The house rules a game uses."""
+
+    open_train_points: int
+    strategic_error: bool
+    adjustments: bool
+
+
+class Options(Answer):
+    """The game's options, every default filled in."""
+
+    set: int
+    blank_scoring: BlankScoring
+    start_double: int | None
+    rounds: int | None
+    order: OrderName
+    hand_size: int | None
+    target: int
+    house_rules: HouseRulesChosen
+
+
+class Game(Answer):
+    """A whole game: players, options, rounds, standings and what comes next."""
+
+    id: int
+    game_type: GameType
+    players: list[str]
+    teams: list[list[str]]
+    options: Options
+    engines: list[int]
+    rounds: list[RoundLine]
+    standings: list[Standing] = Field(
+        description="Teams in a partnership game, else players. Lowest total first; highest "
+        "first in the draw game."
+    )
+    player_standings: list[Standing]
+    finished: bool
+    next_round: int | None
+    next_engine: int | None
+    next_opener: str | None
+    winner: str | None = Field(description="Once the game is over, if first place is not shared.")
+    winners: list[str]
+
+
+class Stale(Answer):
+    """Someone saved first: nothing was saved; the game as it is now."""
+
+    error: str
+    game: Game
+
+
+def example_of(model: type[BaseModel]) -> Any:
+    """The first example a model's schema gives (the document shows it; tests validate it)."""
+    extra = model.model_config.get("json_schema_extra")
+    return extra["examples"][0] if isinstance(extra, dict) else None
