@@ -336,6 +336,14 @@ IF_MATCH = {
     "description": "The ETag you read: if the game changed since, nothing is saved (412).",
     "schema": {"type": "string"},
 }
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "Your own name for this write (8-64 letters, digits, - or _): sending it "
+    "again with the same key saves nothing and answers as the first time.",
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{8,64}$"},
+}
 IF_NONE_MATCH = {
     "name": "If-None-Match",
     "in": "header",
@@ -391,7 +399,7 @@ def _round_write(summary: str, status: str, created: bool) -> dict[str, Any]:
     return {
         "summary": summary,
         "security": GAME_SECURITY,
-        "parameters": [IF_MATCH],
+        "parameters": [IF_MATCH, IDEMPOTENCY_KEY] if created else [IF_MATCH],
         "requestBody": {
             "required": True,
             "content": {"application/json": {"schema": _ref("RoundEntry")}},

@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 
 from scorekeeper import core
 from scorekeeper.access import club_game_access, may_score
+from scorekeeper.forms import write_key
 from scorekeeper.api import bp, parse, serialise
 from scorekeeper.api.openapi import document
 from scorekeeper.models import Game, User, etag_of
@@ -194,6 +195,20 @@ def _expected_version(game: Game) -> int | None:
     return game.version
 
 
+def _idempotency_key() -> str | None:
+    """The client's Idempotency-Key for this write (400 if it is not 8-64 URL-safe characters):
+    a repeat with the same key saves nothing and gets the first answer."""
+    raw = request.headers.get("Idempotency-Key")
+    if raw is None:
+        return None
+    key = write_key(raw)
+    if key is None:
+        raise ApiError(
+            400, {"error": _("Idempotency-Key must be 8 to 64 letters, digits, - or _.")}
+        )
+    return key
+
+
 def _saved_or_raise(outcome: game_service.SaveOutcome) -> None:
     """422 with the errors, or with the warnings a client must confirm, if nothing was saved."""
     if outcome.saved:
@@ -267,6 +282,7 @@ def round_(game_id: int, number: int) -> Response:
 def record_round(game_id: int) -> Response:
     """Record the next round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
+    key = _idempotency_key()
     expected = _expected_version(found)
     wanted = parse.round_request(parse.json_body())
     try:
@@ -277,6 +293,7 @@ def record_round(game_id: int) -> Response:
             confirm=wanted.confirm,
             device=API_DEVICE,
             expected_version=expected,
+            key=key,
         )
     except game_service.StaleGame:
         raise _stale(game_id, precondition=expected is not None) from None
@@ -285,8 +302,13 @@ def record_round(game_id: int) -> Response:
             409, {"error": _("This game is over: no more rounds can be recorded.")}
         ) from None
     _saved_or_raise(outcome)
-    assert outcome.number is not None and outcome.check.result is not None
+    assert outcome.number is not None
     number = outcome.number
+    if outcome.check.result is None:  # a repeat of a write whose round was undone since
+        raise ApiError(
+            409,
+            {"error": _("Round %(number)s was saved with this key, then undone.", number=number)},
+        )
     location = url_for("api.round_", game_id=game_id, number=number, _external=True)
     body = serialise.round_dict(number, outcome.check.result)
     assert outcome.version is not None

@@ -24,7 +24,7 @@ from flask_babel import gettext as _
 from scorekeeper import core
 from scorekeeper.access import game_for_device, game_for_share
 from scorekeeper.devices import current_device
-from scorekeeper.forms import SetupForm
+from scorekeeper.forms import SetupForm, new_write_key, write_key
 from scorekeeper.games import bp
 from scorekeeper.games.forms import entry_from_form, fill_form, round_form_class
 from scorekeeper.games.presenters import (
@@ -112,6 +112,7 @@ def _render_game(
     if form is None and editable and not state.finished:
         form = _round_form(game, snapshot, state.next_engine)
         form.number.data = str(state.next_round)
+        form.idempotency_key.data = new_write_key()
     device = current_device()
     history = game_service.history_of(game, limit=HISTORY_LINES) if editable else []
     page = render_template(
@@ -164,7 +165,12 @@ def record_round(game_id: int) -> ResponseReturnValue:
     number = core.parse_points(form.number.data)
     try:
         outcome = game_service.record_round(
-            game, entry, number=number, confirm=bool(form.confirm.data), device=current_device()
+            game,
+            entry,
+            number=number,
+            confirm=bool(form.confirm.data),
+            device=current_device(),
+            key=write_key(form.idempotency_key.data),
         )
     except game_service.GameOver:
         flash(_("The game is over: no more rounds can be recorded."), "error")
