@@ -152,6 +152,31 @@ def detail(game_id: int) -> ResponseReturnValue:
     return _render_game(game, access)
 
 
+@bp.get("/games/<int:game_id>/live")
+def live(game_id: int) -> ResponseReturnValue:
+    """The game page's changing parts (current round, sheet, standings, charts), polled with
+    If-None-Match by the scorers' phones: 304 while the game is unchanged."""
+    game, access = game_for_device(game_id)
+    etag = f"{game.etag}-game-{access}"
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:
+        snapshot = snapshot_of(game)
+        response = make_response(
+            render_template(
+                "games/_game_live.html",
+                game=game,
+                state=snapshot.state,
+                sheet=sheet_of(snapshot),
+                access=access,
+                editable=access == "edit",
+            )
+        )
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
 @bp.post("/games/<int:game_id>/rounds")
 def record_round(game_id: int) -> ResponseReturnValue:
     """Save the next round, or show what is wrong next to the field (everything typed kept)."""
