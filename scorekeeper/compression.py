@@ -51,9 +51,12 @@ def compress(response: Response) -> Response:
         return response
     if response.is_streamed and not response.direct_passthrough:
         return response  # a generator: its size is unknown and it may be long
-    # Static files come as a file wrapper (direct passthrough): read them through.
+    # Static files come as a file wrapper (direct passthrough): read them, then close the file.
+    source = response.response
     response.direct_passthrough = False
     data = response.get_data()
+    if source is not response.response and hasattr(source, "close"):
+        source.close()
     if len(data) < MIN_SIZE:
         return response
     response.set_data(gzip.compress(data, LEVEL, mtime=0))

@@ -32,7 +32,9 @@ def upgrade():
         sa.PrimaryKeyConstraint("game_id", "key", name=op.f("pk_round_writes")),
     )
     with op.batch_alter_table("round_writes", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_round_writes_created_at"), ["created_at"], unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_round_writes_created_at"), ["created_at"], unique=False
+        )
 
 
 def downgrade():

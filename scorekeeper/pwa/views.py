@@ -19,7 +19,9 @@ def manifest() -> Response:
         {
             "name": _("Scorekeeper"),
             "short_name": _("Scorekeeper"),
-            "description": _("Scorekeeper keeps score for Mexican Train and the classic draw game."),
+            "description": _(
+                "Scorekeeper keeps score for Mexican Train and the classic draw game."
+            ),
             "start_url": url_for("main.index"),
             "scope": "/",
             "display": "standalone",
