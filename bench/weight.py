@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import random
 import subprocess
 import sys
@@ -20,14 +21,11 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-import logging
-
 from werkzeug.serving import make_server
 
 sys.path.insert(0, str(Path(__file__).parent))
 from run import BENCH_DEVICE, make_app, plan_game, write_with_services  # noqa: E402
 
-from scorekeeper import core  # noqa: E402
 from scorekeeper.devices import COOKIE  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.services import accounts as account_service  # noqa: E402

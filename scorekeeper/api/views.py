@@ -16,9 +16,9 @@ from flask_babel import gettext as _
 
 from scorekeeper import core
 from scorekeeper.access import club_game_access, may_score
-from scorekeeper.forms import write_key
 from scorekeeper.api import bp, parse, serialise
 from scorekeeper.api.openapi import document
+from scorekeeper.forms import write_key
 from scorekeeper.models import Game, User, etag_of
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import clubs as club_service
