@@ -12,7 +12,10 @@
   var SERVER_FIELDS = { csrf_token: true, number: true, round_version: true, submit: true };
   var form = document.getElementById("round-form");
   var statusLine = document.getElementById("offline-status");
-  var game = window.location.pathname.replace(/\/+$/, "");
+  // The game page's address (an answer to a rejected save is shown at .../rounds).
+  var game = form
+    ? new URL(form.action, window.location.href).pathname.replace(/\/rounds$/, "")
+    : window.location.pathname.replace(/\/+$/, "");
   var storage = null;
   try {
     storage = window.localStorage;
