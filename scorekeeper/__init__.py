@@ -40,7 +40,14 @@ def register_extensions(app: Flask) -> None:
     from flask_babel import get_locale
     from flask_babel import lazy_gettext as _l
 
-    from scorekeeper import devices, logs, models, security, sqlite  # noqa: F401  (models: tables)
+    from scorekeeper import (  # noqa: F401  (models: tables)
+        compression,
+        devices,
+        logs,
+        models,
+        security,
+        sqlite,
+    )
     from scorekeeper.extensions import babel, csrf, db, login_manager, migrate, select_locale
     from scorekeeper.i18n import install_template_gettext
     from scorekeeper.services.accounts import load_user
@@ -48,6 +55,7 @@ def register_extensions(app: Flask) -> None:
     db.init_app(app)
     sqlite.init_app(app)
     security.init_app(app)
+    compression.init_app(app)
     logs.init_app(app)
     # An absolute directory lets `flask db ...` run from any working directory.
     migrations_dir = os.path.join(os.path.dirname(app.root_path), "migrations")
@@ -75,6 +83,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.main.views import bp as main_bp
     from scorekeeper.nights import bp as nights_bp
     from scorekeeper.players import bp as players_bp
+    from scorekeeper.pwa import bp as pwa_bp
     from scorekeeper.seasons import bp as seasons_bp
 
     app.register_blueprint(main_bp)
@@ -85,6 +94,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(nights_bp)
     app.register_blueprint(seasons_bp)
     app.register_blueprint(api_bp)
+    app.register_blueprint(pwa_bp)
     csrf.exempt(api_bp)  # the API authenticates with bearer tokens, not cookies
 
 

@@ -5,6 +5,8 @@ Forms only read what was typed; every rule check comes from `scorekeeper.core`.
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Sequence
 
 from flask_babel import lazy_gettext as _l
@@ -24,6 +26,8 @@ from scorekeeper import core
 from scorekeeper.i18n import problem_text
 
 MIN_ROWS = 4
+# A client-made key for one write (the round form's hidden field, the API's Idempotency-Key).
+_WRITE_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 # The core's name for a setup option -> the setup form's field for it.
 SETUP_FIELDS = {
     "set": "set_size",
@@ -186,3 +190,14 @@ class SetupForm(FlaskForm):
             return rows[index] if index < len(rows) else None
         field = SETUP_FIELDS.get(name)
         return self[field] if field else None
+
+
+def new_write_key() -> str:
+    """A fresh key for the next write a form will send (22 URL-safe characters)."""
+    return secrets.token_urlsafe(16)
+
+
+def write_key(raw: object) -> str | None:
+    """A client's key for a write, or None when it sent none or something else."""
+    text = raw.strip() if isinstance(raw, str) else ""
+    return text if _WRITE_KEY.fullmatch(text) else None

@@ -159,6 +159,20 @@ class Round(db.Model):
     )
 
 
+class RoundWrite(db.Model):
+    """A client-made key of a round write (form or API): a repeat of the same write (a phone
+    sending its queued round again after the network came back) answers as the first did."""
+
+    __tablename__ = "round_writes"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    round_number: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
 class Hand(db.Model):
     """What one player held at the end of a round, and the round score the core gave it."""
 

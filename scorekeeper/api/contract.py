@@ -248,9 +248,11 @@ def operation(
 
 HEADERS: dict[str, dict[str, Any]] = {
     "ETag": {
-        "description": 'The game\'s version, like "g12v3": send it in If-Match or If-None-Match.',
+        "description": 'The game\'s version, like "g12v3" (W/"g12v3" when the answer is '
+        "compressed: the same version in another encoding): send it in If-Match or "
+        "If-None-Match, either form.",
         "required": True,
-        "schema": {"type": "string", "pattern": '^"g[0-9]+v[0-9]+"$'},
+        "schema": {"type": "string", "pattern": '^(W/)?"g[0-9]+v[0-9]+"$'},
     },
     "Location": {
         "description": "The URL of what was created.",
@@ -278,6 +280,15 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "changed since, nothing is saved and the answer is 412.",
         "schema": {"type": "string"},
         "example": '"g1v1"',
+    },
+    "Idempotency-Key": {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": False,
+        "description": "Your own name for this write (8-64 letters, digits, - or _): sending it "
+        "again with the same key saves nothing and answers as the first time.",
+        "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{8,64}$"},
+        "example": "phone-3f9c2a71",
     },
     "If-None-Match": {
         "name": "If-None-Match",
@@ -433,7 +444,8 @@ def document(app: Flask, blueprint: str = "api") -> dict[str, Any]:
 
 GAME_SECURITY = ({"bearer": []}, {"personalToken": []})
 BAD_BODY = Answer(
-    "The body is not a JSON object, or holds text no database stores (NUL, lone surrogates).",
+    "The body is not a JSON object, or holds text no database stores (NUL, lone surrogates); "
+    "or an Idempotency-Key that is not 8-64 letters, digits, - or _.",
     (schemas.Error,),
 )
 UNAUTHORIZED = Answer(

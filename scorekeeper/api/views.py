@@ -36,6 +36,7 @@ from scorekeeper.api.contract import (
     problem_error,
     read,
 )
+from scorekeeper.forms import write_key
 from scorekeeper.models import Game, User, etag_of
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import clubs as club_service
@@ -207,9 +208,24 @@ def _expected_version(game: Game) -> int | None:
     """The version an If-Match header pins the save to (412 now if it is already stale)."""
     if "If-Match" not in request.headers:
         return None
-    if not request.if_match.contains(game.etag):
+    # The version is the same whatever the encoding: a weak (compressed) ETag names it too.
+    if not request.if_match.contains_weak(game.etag):
         raise _stale(game.id, precondition=True)
     return game.version
+
+
+def _idempotency_key() -> str | None:
+    """The client's Idempotency-Key for this write (400 if it is not 8-64 URL-safe characters):
+    a repeat with the same key saves nothing and gets the first answer."""
+    raw = request.headers.get("Idempotency-Key")
+    if raw is None:
+        return None
+    key = write_key(raw)
+    if key is None:
+        raise ApiError(
+            400, {"error": _("Idempotency-Key must be 8 to 64 letters, digits, - or _.")}
+        )
+    return key
 
 
 def _saved_or_raise(outcome: game_service.SaveOutcome) -> None:
@@ -374,11 +390,12 @@ ROUND_WRITE = {
     },
     body=schemas.RoundEntry,
     security=GAME_SECURITY,
-    parameters=("If-Match",),
+    parameters=("If-Match", "Idempotency-Key"),
 )
 def record_round(game_id: int) -> Response:
     """Record the next round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
+    key = _idempotency_key()
     wanted = read(schemas.RoundEntry)  # a bad request is refused before its precondition
     expected = _expected_version(found)
     try:
@@ -389,6 +406,7 @@ def record_round(game_id: int) -> Response:
             confirm=wanted.confirm,
             device=API_DEVICE,
             expected_version=expected,
+            key=key,
         )
     except game_service.StaleGame:
         raise _stale(game_id, precondition=expected is not None) from None
@@ -397,8 +415,13 @@ def record_round(game_id: int) -> Response:
             409, {"error": _("This game is over: no more rounds can be recorded.")}
         ) from None
     _saved_or_raise(outcome)
-    assert outcome.number is not None and outcome.check.result is not None
+    assert outcome.number is not None
     number = outcome.number
+    if outcome.check.result is None:  # a repeat of a write whose round was undone since
+        raise ApiError(
+            409,
+            {"error": _("Round %(number)s was saved with this key, then undone.", number=number)},
+        )
     location = url_for("api.round_", game_id=game_id, number=number, _external=True)
     body = serialise.round_dict(number, outcome.check.result)
     assert outcome.version is not None

@@ -49,6 +49,8 @@ def round_form_class(
     class RoundForm(FlaskForm):
         number = HiddenField()
         round_version = HiddenField()
+        # The client's key for this write: sending the same round twice saves it once.
+        idempotency_key = HiddenField()
         # One tap: the player who went out, or "blocked" when nobody could.
         out = RadioField(
             _l("Who went out?"),

@@ -24,7 +24,7 @@ from flask_babel import gettext as _
 from scorekeeper import core
 from scorekeeper.access import game_for_device, game_for_share
 from scorekeeper.devices import current_device
-from scorekeeper.forms import SetupForm
+from scorekeeper.forms import SetupForm, new_write_key, write_key
 from scorekeeper.games import bp
 from scorekeeper.games.forms import entry_from_form, fill_form, round_form_class
 from scorekeeper.games.presenters import (
@@ -109,6 +109,7 @@ def _render_game(
     if form is None and editable and not state.finished:
         form = _round_form(game, snapshot, state.next_engine)
         form.number.data = str(state.next_round)
+        form.idempotency_key.data = new_write_key()
     device = current_device()
     history = snapshot.latest_changes if editable else ()
     page = render_template(
@@ -148,6 +149,31 @@ def detail(game_id: int) -> ResponseReturnValue:
     return _render_game(game, access)
 
 
+@bp.get("/games/<int:game_id>/live")
+def live(game_id: int) -> ResponseReturnValue:
+    """The game page's changing parts (current round, sheet, standings, charts), polled with
+    If-None-Match by the scorers' phones: 304 while the game is unchanged."""
+    game, access = game_for_device(game_id)
+    etag = f"{game.etag}-game-{access}"
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:
+        snapshot = snapshot_of(game)
+        response = make_response(
+            render_template(
+                "games/_game_live.html",
+                game=game,
+                state=snapshot.state,
+                sheet=sheet_of(snapshot),
+                access=access,
+                editable=access == "edit",
+            )
+        )
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
 @bp.post("/games/<int:game_id>/rounds")
 def record_round(game_id: int) -> ResponseReturnValue:
     """Save the next round, or show what is wrong next to the field (everything typed kept)."""
@@ -161,7 +187,12 @@ def record_round(game_id: int) -> ResponseReturnValue:
     number = core.parse_points(form.number.data)
     try:
         outcome = game_service.record_round(
-            game, entry, number=number, confirm=bool(form.confirm.data), device=current_device()
+            game,
+            entry,
+            number=number,
+            confirm=bool(form.confirm.data),
+            device=current_device(),
+            key=write_key(form.idempotency_key.data),
         )
     except game_service.GameOver:
         flash(_("The game is over: no more rounds can be recorded."), "error")

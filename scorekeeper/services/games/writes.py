@@ -18,9 +18,9 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper import core
 from scorekeeper.extensions import db
-from scorekeeper.models import Change, DeviceGame, Game, Player, Round, Season, utcnow
+from scorekeeper.models import Change, DeviceGame, Game, Player, Round, RoundWrite, Season, utcnow
 from scorekeeper.services.games import late, mapping
-from scorekeeper.services.games.snapshot import Snapshot
+from scorekeeper.services.games.snapshot import Snapshot, snapshot_of
 from scorekeeper.services.games.unit import commit, current, unit_of_work
 from scorekeeper.services.games.versions import StaleGame
 
@@ -40,10 +40,12 @@ class SaveOutcome:
     # Once saved: the round's number and the game's new version.
     number: int | None = None
     version: int | None = None
+    # A repeat of a write already made with the same key: nothing was saved this time.
+    repeated: bool = False
 
     @property
     def saved(self) -> bool:
-        return self.round is not None
+        return self.round is not None or self.repeated
 
 
 # Creating a game and remembering it on a device -----------------------------------------------
@@ -150,9 +152,63 @@ def record_round(
     confirm: bool = False,
     device: str | None = None,
     expected_version: int | None = None,
+    key: str | None = None,
 ) -> SaveOutcome:
     """Record the next round. `number` is the round the scorer was looking at: if another
-    phone recorded it first, StaleGame is raised and nothing is saved."""
+    phone recorded it first, StaleGame is raised and nothing is saved.
+
+    `key`: the client's own name for this write (a queued offline round, an API retry). A
+    write whose key this game already stored saves nothing and answers as the first did
+    (`repeated`), even when both copies arrive at once."""
+    if key:
+        first = repeat_of(game, key)
+        if first is not None:
+            return first
+    try:
+        return _record_round(
+            game,
+            entry,
+            number=number,
+            confirm=confirm,
+            device=device,
+            expected_version=expected_version,
+            key=key,
+        )
+    except StaleGame:
+        # Lost a race: to the same write sent twice (then it is a repeat) or to another phone.
+        first = repeat_of(game, key) if key else None
+        if first is None:
+            raise
+        return first
+
+
+def repeat_of(game: Game, key: str) -> SaveOutcome | None:
+    """The first answer to a round write with this key, if the game has one."""
+    write = db.session.get(RoundWrite, (game.id, key))
+    if write is None:
+        return None
+    db.session.refresh(game)
+    snapshot = snapshot_of(game)
+    result = snapshot.result(write.round_number)
+    return SaveOutcome(
+        core.RoundCheck(result=result),
+        number=write.round_number,
+        version=snapshot.version,
+        repeated=True,
+    )
+
+
+@unit_of_work
+def _record_round(
+    game: Game,
+    entry: core.RoundEntry,
+    *,
+    number: int | None,
+    confirm: bool,
+    device: str | None,
+    expected_version: int | None,
+    key: str | None,
+) -> SaveOutcome:
     snapshot = current(game, expected_version)
     if snapshot.state.finished:
         raise GameOver()
@@ -166,6 +222,8 @@ def record_round(
     row = Round(game_id=game.id, number=next_number)
     mapping.store_result(row, check.result, snapshot.seat_of)
     db.session.add(row)
+    if key:
+        db.session.add(RoundWrite(game_id=game.id, key=key, round_number=next_number))
     changes = [
         Change(
             game_id=game.id,

@@ -1,0 +1,212 @@
+"""Page weight: bytes each main page sends on its first load, and first paint on Slow 3G.
+
+Serves the app on a loopback port from a thread (a fresh SQLite file), opens each page in
+Debian's Chromium through Playwright with an empty cache, throttled with the Chrome DevTools
+"Slow 3G" profile (`Network.emulateNetworkConditions`), and records the bytes on the wire
+(`Network.loadingFinished.encodedDataLength`, headers included) by resource type and the
+first paint (`performance.getEntriesByType('paint')`). See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+from werkzeug.serving import make_server
+
+sys.path.insert(0, str(Path(__file__).parent))
+from run import BENCH_DEVICE, make_app, plan_game, write_with_services  # noqa: E402
+
+from scorekeeper.devices import COOKIE  # noqa: E402
+from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.services import accounts as account_service  # noqa: E402
+from scorekeeper.services import clubs as club_service  # noqa: E402
+from scorekeeper.services import games as game_service  # noqa: E402
+from scorekeeper.services import seasons as season_service  # noqa: E402
+
+HERE = Path(__file__).parent
+RESULTS = HERE / "results-weight.json"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# Chrome DevTools' "Slow 3G" preset (front_end/core/sdk/NetworkManager.ts): 400 ms x 5 latency,
+# 500 kbit/s x 0.8 each way.
+SLOW_3G = {
+    "offline": False,
+    "latency": 2000,
+    "downloadThroughput": 500 * 1000 / 8 * 0.8,
+    "uploadThroughput": 500 * 1000 / 8 * 0.8,
+}
+# What the budget counts: the page itself, its CSS and JS (charts, QR code and icons are not).
+COUNTED = {"Document", "Stylesheet", "Script"}
+BUDGET_BYTES = 30_000
+BUDGET_PAINT_MS = 2500
+EMAIL, PASSWORD = "bench@example.com", "bench-password-1"
+
+
+def build(folder: Path) -> dict[str, str]:
+    """The pages to weigh, as paths on a fresh database: 8-player games on the bench device, a
+    club with a season of five games."""
+    app = make_app(folder)
+    rng = random.Random(11)
+    with app.app_context():
+        finished = write_with_services(plan_game(rng, players=8, device=BENCH_DEVICE))
+        playing = write_with_services(plan_game(rng, players=8, rounds=6, device=BENCH_DEVICE))
+        share = game_service.game_row(playing).view_token
+        user = account_service.create_user("Bench", EMAIL, PASSWORD)
+        club = club_service.create_club(user, "Bench club")
+        today = date.today()
+        season = season_service.create_season(
+            club,
+            season_service.SeasonInput(
+                "Spring", today - timedelta(days=30), today + timedelta(days=30)
+            ),
+        ).season
+        club_id, season_id = club.id, season.id
+        for _ in range(5):
+            plan = plan_game(rng, players=6)
+            game_id = game_service.create_game(plan.players, plan.rules, club_id=club_id).id
+            for number, entry in enumerate(plan.entries, 1):
+                db.session.remove()
+                row = game_service.game_row(game_id)
+                game_service.record_round(row, entry, number=number, confirm=True)
+            db.session.remove()
+        paths = {
+            "home": "/",
+            "new game": "/games/new",
+            "game in progress (8 players)": f"/games/{playing}",
+            "finished game (8 players)": f"/games/{finished}",
+            "share page": f"/s/{share}",
+            "season page": f"/clubs/{club_id}/seasons/{season_id}",
+        }
+    return {"app": app, "paths": paths}  # type: ignore[dict-item]
+
+
+def serve(app) -> tuple[Any, str]:
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_port}"
+
+
+def weigh(browser, base: str, path: str, state: dict, throttle: bool) -> dict[str, Any]:
+    """One cold first load of `path`: bytes by resource type and first paint."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, storage_state=state)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    if throttle:
+        cdp.send("Network.emulateNetworkConditions", SLOW_3G)
+    types: dict[str, str] = {}
+    sizes: dict[str, int] = {}
+    encodings: dict[str, str] = {}
+
+    def received(event: dict) -> None:
+        types[event["requestId"]] = event.get("type", "Other")
+        headers = {k.lower(): v for k, v in event["response"].get("headers", {}).items()}
+        encodings[event["requestId"]] = headers.get("content-encoding", "")
+
+    cdp.on("Network.responseReceived", received)
+    cdp.on(
+        "Network.loadingFinished",
+        lambda event: sizes.__setitem__(event["requestId"], int(event["encodedDataLength"])),
+    )
+    page.goto(base + path, wait_until="load", timeout=120_000)
+    page.wait_for_timeout(300)
+    paints = page.evaluate(
+        "() => Object.fromEntries(performance.getEntriesByType('paint')"
+        ".map(p => [p.name, Math.round(p.startTime)]))"
+    )
+    by_type: dict[str, int] = {}
+    for request_id, size in sizes.items():
+        kind = types.get(request_id, "Other")
+        by_type[kind] = by_type.get(kind, 0) + size
+    context.close()
+    return {
+        "bytes_html_css_js": sum(v for k, v in by_type.items() if k in COUNTED),
+        "bytes_all": sum(by_type.values()),
+        "bytes_by_type": by_type,
+        "compressed": sorted({e for e in encodings.values() if e}),
+        "first_paint_ms": paints.get("first-paint"),
+        "first_contentful_paint_ms": paints.get("first-contentful-paint"),
+    }
+
+
+def signed_in_state(browser, base: str) -> dict:
+    """Cookies of the bench device (edit rights on its games) and of the club owner."""
+    context = browser.new_context()
+    context.add_cookies([{"name": COOKIE, "value": BENCH_DEVICE, "url": base}])
+    page = context.new_page()
+    page.goto(base + "/sign-in")
+    page.get_by_label("Email").fill(EMAIL)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state()
+    state = context.storage_state()
+    context.close()
+    return state
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Weigh every page; print a table and store the run under `--label` in the results file."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--label", default="after", help="name of this run in the results file")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--no-throttle", action="store_true", help="bytes only, no Slow 3G")
+    args = parser.parse_args(argv)
+
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as folder:
+        built = build(Path(folder))
+        server, base = serve(built["app"])
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                state = signed_in_state(browser, base)
+                pages = {
+                    name: weigh(browser, base, path, state, not args.no_throttle)
+                    for name, path in built["paths"].items()
+                }
+                browser.close()
+        finally:
+            server.shutdown()
+    print(f"{'page':32} {'HTML+CSS+JS':>12} {'all':>8} {'first paint':>12}")
+    for name, row in pages.items():
+        paint = row["first_paint_ms"]
+        print(
+            f"{name:32} {row['bytes_html_css_js']:>12,} {row['bytes_all']:>8,} "
+            f"{(str(paint) + ' ms') if paint is not None else '-':>12}"
+        )
+    results = json.loads(args.out.read_text()) if args.out.exists() else {}
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
+    ).stdout.strip()
+    results[args.label] = {
+        "commit": commit,
+        "profile": "Slow 3G (2000 ms, 400 kbit/s)" if not args.no_throttle else "none",
+        "budget": {"bytes_html_css_js": BUDGET_BYTES, "first_paint_ms": BUDGET_PAINT_MS},
+        "pages": pages,
+    }
+    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,100 @@
+"""At the table with a poor network (issue 11): nothing typed is lost, a round sent offline is
+saved exactly once when the network is back, and every phone follows the game by itself."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.browser.helpers import pips, record, save, set_up, went_out
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def phone(context: BrowserContext) -> Page:
+    page = context.new_page()
+    page.set_viewport_size(PHONE)
+    yield page
+    page.close()
+
+
+def start(page: Page, base: str, names=("Ana", "Ben", "Cy", "Di")) -> str:
+    page.goto(base + "/games/new")
+    set_up(page, list(names))
+    page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("heading", name=re.compile("Record round 1"))).to_be_visible()
+    return page.url.split("#")[0]
+
+
+def test_typed_values_survive_a_reload(phone: Page, live_server: str):
+    start(phone, live_server)
+    went_out(phone, "Ana")
+    pips(phone, "Ben").fill("17")
+    pips(phone, "Cy").fill("4")
+    phone.reload()
+    expect(pips(phone, "Ben")).to_have_value("17")
+    expect(pips(phone, "Cy")).to_have_value("4")
+    expect(phone.locator('input[name="out"][value="0"]')).to_be_checked()
+    # Once the round is saved, the next round's form starts empty.
+    pips(phone, "Di").fill("9")
+    save(phone)
+    expect(phone.get_by_text("Round 1 saved.")).to_be_visible()
+    phone.reload()
+    expect(pips(phone, "Ben")).to_have_value("")
+    expect(phone.locator('input[name="out"]:checked')).to_have_count(0)
+
+
+def test_a_round_sent_offline_is_saved_once_when_the_network_is_back(
+    phone: Page, context: BrowserContext, live_server: str
+):
+    game_url = start(phone, live_server)
+    went_out(phone, "Ben")
+    pips(phone, "Ana").fill("12")
+    pips(phone, "Cy").fill("3")
+    pips(phone, "Di").fill("8")
+    context.set_offline(True)
+    try:
+        save(phone)
+        status = phone.locator("#offline-status")
+        expect(status).to_have_text(
+            "Round 1 is saved on this phone and will be sent when the network is back."
+        )
+        # The phone goes on: the typed values left the form, nothing reached the server yet.
+        expect(pips(phone, "Ana")).to_have_value("")
+    finally:
+        context.set_offline(False)
+    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(phone.get_by_role("heading", name=re.compile("Record round 2"))).to_be_visible(
+        timeout=15_000
+    )
+    # Sent once: one round on the sheet, and a repeat of the same write saves nothing.
+    other = context.new_page()
+    other.goto(game_url)
+    expect(other.locator("#sheet tbody tr")).to_have_count(1)
+    expect(other.locator("#sheet tr.totals td").first).to_have_text("12")
+    other.close()
+
+
+def test_the_game_page_follows_another_phone_and_keeps_a_round_being_typed(
+    phone: Page, context: BrowserContext, live_server: str
+):
+    game_url = start(phone, live_server)
+    other = context.new_page()
+    other.set_viewport_size(PHONE)
+    other.goto(game_url)
+    # Nothing typed on the first phone: it shows the next round by itself.
+    record(other, "Ana", {"Ben": 5, "Cy": 6, "Di": 7})
+    expect(phone.get_by_role("heading", name=re.compile("Record round 2"))).to_be_visible(
+        timeout=10_000
+    )
+    # Now the first phone is typing round 2 while the other saves it.
+    pips(phone, "Ben").fill("21")
+    record(other, "Cy", {"Ana": 1, "Ben": 2, "Di": 3})
+    notice = phone.locator("#game-changed")
+    expect(notice).to_contain_text("Round 2 was saved on another phone.", timeout=10_000)
+    expect(pips(phone, "Ben")).to_have_value("21")
+    expect(phone.locator("#sheet tbody tr")).to_have_count(2)
+    other.close()
