@@ -40,11 +40,20 @@ def register_extensions(app: Flask) -> None:
     from flask_babel import get_locale
     from flask_babel import lazy_gettext as _l
 
-    from scorekeeper import devices, logs, models, security, sqlite  # noqa: F401  (models: tables)
+    from scorekeeper import (  # noqa: F401  (models: tables)
+        converters,
+        devices,
+        limits,
+        logs,
+        models,
+        security,
+        sqlite,
+    )
     from scorekeeper.extensions import babel, csrf, db, login_manager, migrate, select_locale
     from scorekeeper.i18n import install_template_gettext
     from scorekeeper.services.accounts import load_user
 
+    converters.init_app(app)  # before the blueprints add routes that use it
     db.init_app(app)
     sqlite.init_app(app)
     security.init_app(app)
@@ -54,6 +63,7 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=migrations_dir)
     csrf.init_app(app)
     devices.init_app(app)
+    limits.init_app(app)
     login_manager.init_app(app)
     login_manager.user_loader(load_user)
     login_manager.login_view = "accounts.sign_in"

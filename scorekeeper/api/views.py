@@ -14,7 +14,7 @@ from typing import Any
 from flask import Response, jsonify, request, url_for
 from flask_babel import gettext as _
 
-from scorekeeper import core
+from scorekeeper import core, limits
 from scorekeeper.access import club_game_access, may_score
 from scorekeeper.api import bp, parse, serialise
 from scorekeeper.api.openapi import document
@@ -26,8 +26,8 @@ from scorekeeper.services import games as game_service
 # The history shows changes made through the API as coming from "api" (devices.device_label).
 API_DEVICE = "api"
 # Game ids are stored as 32-bit integers: a larger id in a URL is simply not found.
-GAME = "<int(max=2147483647):game_id>"
-ROUND = "<int(max=2147483647):number>"
+GAME = "<id:game_id>"
+ROUND = "<id:number>"
 # RFC 6750 b64token; anything else in the header is malformed.
 _TOKEN = re.compile(r"[A-Za-z0-9._~+/-]{1,200}=*")
 
@@ -210,6 +210,7 @@ def openapi() -> Response:
 
 
 @bp.post("/games")
+@limits.new_games
 def create_game() -> Response:
     """Create a game; the answer holds its edit and view tokens (a club game: its club instead)."""
     data = parse.json_body()
@@ -264,6 +265,7 @@ def round_(game_id: int, number: int) -> Response:
 
 
 @bp.post(f"/games/{GAME}/rounds")
+@limits.round_writes
 def record_round(game_id: int) -> Response:
     """Record the next round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
@@ -295,6 +297,7 @@ def record_round(game_id: int) -> Response:
 
 
 @bp.put(f"/games/{GAME}/rounds/{ROUND}")
+@limits.round_writes
 def edit_round(game_id: int, number: int) -> Response:
     """Correct a recorded round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
@@ -333,6 +336,7 @@ def edit_round(game_id: int, number: int) -> Response:
 
 
 @bp.delete(f"/games/{GAME}/rounds/{ROUND}")
+@limits.round_writes
 def delete_round(game_id: int, number: int) -> Response:
     """Remove the last recorded round (edit token; club: scorer); answers with the game now."""
     found = _game_for(game_id, edit=True)

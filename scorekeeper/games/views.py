@@ -21,7 +21,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from scorekeeper import core
+from scorekeeper import core, limits
 from scorekeeper.access import game_for_device, game_for_share
 from scorekeeper.devices import current_device
 from scorekeeper.forms import SetupForm
@@ -45,6 +45,7 @@ HISTORY_LINES = 10
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@limits.new_games
 def new() -> ResponseReturnValue:
     """Set up a game: four names and Start is enough."""
     form = SetupForm()
@@ -144,14 +145,15 @@ def _round_sheet(
     }
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def detail(game_id: int) -> ResponseReturnValue:
     """The game page: current round, the sheet, standings, charts, and (to scorers) the form."""
     game, access = game_for_device(game_id)
     return _render_game(game, access)
 
 
-@bp.post("/games/<int:game_id>/rounds")
+@bp.post("/games/<id:game_id>/rounds")
+@limits.round_writes
 def record_round(game_id: int) -> ResponseReturnValue:
     """Save the next round, or show what is wrong next to the field (everything typed kept)."""
     game, access = game_for_device(game_id, edit=True)
@@ -191,7 +193,8 @@ def record_round(game_id: int) -> ResponseReturnValue:
     return _render_game(game, access, form=form, general=general, warnings=warnings, status=422)
 
 
-@bp.route("/games/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
+@bp.route("/games/<id:game_id>/rounds/<id:number>/edit", methods=["GET", "POST"])
+@limits.round_writes
 def edit_round(game_id: int, number: int) -> ResponseReturnValue:
     """Correct a recorded round; a change made meanwhile on another phone is shown, not lost."""
     game, access = game_for_device(game_id, edit=True)
@@ -274,7 +277,7 @@ def _render_edit(
     )
 
 
-@bp.get("/games/<int:game_id>/history")
+@bp.get("/games/<id:game_id>/history")
 def history(game_id: int) -> ResponseReturnValue:
     """Every change to the game, newest first: round, player, old and new value, when, where."""
     game, _access = game_for_device(game_id, edit=True)
@@ -286,7 +289,8 @@ def history(game_id: int) -> ResponseReturnValue:
     )
 
 
-@bp.post("/games/<int:game_id>/undo")
+@bp.post("/games/<id:game_id>/undo")
+@limits.round_writes
 def undo(game_id: int) -> ResponseReturnValue:
     """Take back the last round (it stays in the history)."""
     game, _access = game_for_device(game_id, edit=True)
@@ -302,7 +306,7 @@ def undo(game_id: int) -> ResponseReturnValue:
     return redirect(url_for("games.detail", game_id=game_id))
 
 
-@bp.post("/games/<int:game_id>/end")
+@bp.post("/games/<id:game_id>/end")
 def end(game_id: int) -> ResponseReturnValue:
     """End the game now, as the table agreed: the standings become final."""
     game, _access = game_for_device(game_id, edit=True)
@@ -366,7 +370,7 @@ def share_live(token: str) -> ResponseReturnValue:
     return _share_page(token, None)
 
 
-@bp.get("/games/<int:game_id>/print")
+@bp.get("/games/<id:game_id>/print")
 def print_view(game_id: int) -> ResponseReturnValue:
     """One page for the fridge door: standings, sheet and chart; ?blank=1 for a paper sheet."""
     game, _access = game_for_device(game_id)
