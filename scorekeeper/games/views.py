@@ -23,7 +23,7 @@ from flask_babel import gettext as _
 
 from scorekeeper import core, limits
 from scorekeeper.access import game_for_device, game_for_share
-from scorekeeper.devices import current_device
+from scorekeeper.devices import current_device, known_device
 from scorekeeper.forms import SetupForm
 from scorekeeper.games import bp
 from scorekeeper.games.forms import entry_from_form, fill_form, round_form_class
@@ -320,24 +320,45 @@ def end(game_id: int) -> ResponseReturnValue:
 
 @bp.get("/e/<token>")
 def claim(token: str) -> ResponseReturnValue:
-    """An edit link: this phone may now score the game."""
-    game = game_service.game_by_token(token, edit=True)
-    if game is None or game.club_id is not None:  # club games are scored by the club's scorers
-        abort(404)
+    """An edit link: a page asking whether this phone should score the game (opening a link
+    writes nothing, so a chat app's link preview cannot take edit rights); a phone that
+    already scores it goes straight to the game."""
+    game = _claimable(token)
+    if game_service.device_access(known_device(), game) == "edit":
+        return redirect(url_for("games.detail", game_id=game.id))
+    return render_template("games/claim.html", game=game, players=snapshot_of(game).setup.players)
+
+
+@bp.post("/e/<token>")
+def claim_confirm(token: str) -> ResponseReturnValue:
+    """The tap on the edit link's page: this phone may now score the game."""
+    game = _claimable(token)
     game_service.remember(current_device(), game, can_edit=True)
     flash(_("You can now record rounds for this game on this phone."), "success")
     return redirect(url_for("games.detail", game_id=game.id))
 
 
-def _share_page(token: str, template: str | None, *, remember: bool = False) -> Response:
+def _claimable(token: str) -> Game:
+    game = game_service.game_by_token(token, edit=True)
+    if game is None or game.club_id is not None:  # club games are scored by the club's scorers
+        abort(404)
+    return game
+
+
+def _share_page(token: str, template: str | None) -> Response:
     """The share page (`template`), or its live part alone (None): 304 while the game is
-    unchanged (the phones watching poll it)."""
+    unchanged (the phones watching poll it). Only reads: a phone keeps the game with a tap."""
     game = game_for_share(token)
-    if remember and game.club_id is None:
-        device = current_device()
-        if game_service.device_access(device, game) is None:
-            game_service.remember(device, game, can_edit=False)
     etag = f"{game.etag}-{(template or 'live').rsplit('/', 1)[-1]}"
+    # Whether to offer "keep this game": only on the full page, for a quick game this phone
+    # does not have yet (the ETag says which, so a tap's redirect shows the page without it).
+    offer_keep = (
+        template is not None
+        and game.club_id is None
+        and game_service.device_access(known_device(), game) is None
+    )
+    if template is not None:
+        etag += "-keep" if offer_keep else "-kept"
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
@@ -350,6 +371,7 @@ def _share_page(token: str, template: str | None, *, remember: bool = False) -> 
             sheet=sheet_of(snapshot),
             access="view",
             token=token,
+            offer_keep=offer_keep,
         )
         response = make_response(page)
     response.set_etag(etag)
@@ -360,8 +382,21 @@ def _share_page(token: str, template: str | None, *, remember: bool = False) -> 
 @bp.get("/s/<token>")
 def share(token: str) -> ResponseReturnValue:
     """The read-only page anyone at the table can open; it refreshes itself. A quick game
-    opened here goes on this phone's home list (to watch; edit rights are not given)."""
-    return _share_page(token, "games/share.html", remember=True)
+    offers a button to keep it on this phone's home list (to watch; edit rights are not given)."""
+    return _share_page(token, "games/share.html")
+
+
+@bp.post("/s/<token>/keep")
+def keep(token: str) -> ResponseReturnValue:
+    """The tap on "Keep this game on my phone": the game goes on this phone's home list."""
+    game = game_for_share(token)
+    if game.club_id is not None:  # a club's members find its games on the club's page
+        abort(404)
+    device = current_device()
+    if game_service.device_access(device, game) is None:
+        game_service.remember(device, game, can_edit=False)
+    flash(_("This game is now on your phone's home page."), "success")
+    return redirect(url_for("games.share", token=token))
 
 
 @bp.get("/s/<token>/live")
