@@ -122,8 +122,27 @@ def render_slot() -> Iterator[None]:
         slots.release()
 
 
+SETTINGS = ("LIMIT_NEW_GAMES", "LIMIT_ROUND_WRITES", "LIMIT_SIGN_UPS", "LIMIT_CHART_RENDERS")
+
+
+def check_settings(app: Flask) -> None:
+    """Refuse to start with a limit that cannot be read (better than a 500 at each request)."""
+    for name in SETTINGS:
+        try:
+            parse_many(str(app.config[name]))
+        except ValueError as error:
+            raise ValueError(
+                f"{name} must be a rate such as '30 per minute; 200 per hour', "
+                f"not {app.config[name]!r}."
+            ) from error
+    slots = app.config["CHART_RENDER_SLOTS"]
+    if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
+        raise ValueError(f"CHART_RENDER_SLOTS must be a whole number, 1 or more, not {slots!r}.")
+
+
 def init_app(app: Flask) -> None:
     """Bind the limiter (its storage, on/off and the counted address come from the config) and
     make this process's chart-drawing slots."""
+    check_settings(app)
     limiter.init_app(app)
     app.extensions[_SLOTS] = threading.BoundedSemaphore(int(app.config["CHART_RENDER_SLOTS"]))

@@ -255,3 +255,14 @@ def test_at_most_the_configured_number_of_charts_are_drawn_at_once(app, monkeypa
         thread.join()
     assert statuses == [200] * len(games)
     assert most[0] == app.config["CHART_RENDER_SLOTS"] == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("LIMIT_NEW_GAMES", "lots"), ("LIMIT_CHART_RENDERS", ""), ("CHART_RENDER_SLOTS", 0)],
+)
+def test_a_setting_that_cannot_be_read_stops_the_app_at_start(app_config, name, value):
+    from scorekeeper import create_app
+
+    with pytest.raises(ValueError, match=name):
+        create_app({**app_config, name: value})
