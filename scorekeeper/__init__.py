@@ -42,7 +42,9 @@ def register_extensions(app: Flask) -> None:
 
     from scorekeeper import (  # noqa: F401  (models: tables)
         compression,
+        converters,
         devices,
+        limits,
         logs,
         models,
         security,
@@ -52,6 +54,7 @@ def register_extensions(app: Flask) -> None:
     from scorekeeper.i18n import install_template_gettext
     from scorekeeper.services.accounts import load_user
 
+    converters.init_app(app)  # before the blueprints add routes that use it
     db.init_app(app)
     sqlite.init_app(app)
     security.init_app(app)
@@ -62,6 +65,7 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=migrations_dir)
     csrf.init_app(app)
     devices.init_app(app)
+    limits.init_app(app)
     login_manager.init_app(app)
     login_manager.user_loader(load_user)
     login_manager.login_view = "accounts.sign_in"

@@ -62,6 +62,24 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "REMEMBER_COOKIE_SECURE": False,
         "REMEMBER_COOKIE_DURATION": timedelta(days=30),
         "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
+        # Limits per client address (Flask-Limiter rate strings; see scorekeeper/limits.py).
+        # Far above a club night behind one router: ~10 games at once, a round per table every
+        # few minutes. RATELIMIT_ENABLED=False turns them all off.
+        "RATELIMIT_ENABLED": True,
+        # Where counts live: memory:// (each process its own) or a shared store such as
+        # redis://host:6379 (install `redis`) so several app servers count together.
+        "RATELIMIT_STORAGE_URI": "memory://",
+        # The shared store is down: let requests through (logged) rather than answer 500.
+        "RATELIMIT_SWALLOW_ERRORS": True,
+        "LIMIT_NEW_GAMES": "30 per minute; 200 per hour",
+        "LIMIT_ROUND_WRITES": "60 per minute; 1200 per hour",
+        "LIMIT_SIGN_UPS": "20 per hour; 100 per day",
+        # Only charts the server must draw count (a cached chart is a file read).
+        "LIMIT_CHART_RENDERS": "60 per minute; 1000 per hour",
+        # Charts drawn at once per process (each ~100 ms of one core), and how long a chart
+        # request waits for a free slot before it is answered 503 with Retry-After.
+        "CHART_RENDER_SLOTS": 2,
+        "CHART_RENDER_WAIT": 3.0,
         # Werkzeug's password hashing; tests use a cheaper method to stay fast.
         "PASSWORD_HASH_METHOD": "scrypt",
     }

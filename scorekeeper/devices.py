@@ -27,6 +27,16 @@ def current_device() -> str:
     return device
 
 
+def known_device() -> str | None:
+    """This request's device token if the browser already has one; never makes one (a page
+    that only reads must not hand every crawler a new identity)."""
+    device = g.get("device")
+    if device is not None:
+        return device
+    raw = request.cookies.get(COOKIE, "")
+    return raw if _VALID.match(raw) else None
+
+
 def device_label(device: str | None) -> str:
     """A short, stable label for a device in the history ("api" for API clients)."""
     if not device:

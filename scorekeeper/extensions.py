@@ -2,6 +2,8 @@
 
 from flask import request
 from flask_babel import Babel
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -33,6 +35,9 @@ migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 babel = Babel()
 login_manager = LoginManager()
+# Per client address (behind a proxy, the address ProxyFix read from the trusted proxies); the
+# limits themselves, storage and on/off come from the config (scorekeeper/limits.py).
+limiter = Limiter(key_func=get_remote_address)
 
 
 def select_locale() -> str | None:

@@ -14,8 +14,8 @@ the busy timeout. So SQLAlchemy emits BEGIN itself:
 - outside requests (CLI commands, scripts, tests): no BEGIN for reads, as sqlite3 itself does,
   so a long-lived session neither holds a lock nor reads a stale snapshot.
 
-A read transaction that writes after all (a GET remembering a device's game, a token's last
-use, a CLI command) would have to upgrade its snapshot, which fails at once if anyone wrote
+A read transaction that writes after all (an API token's once-a-minute last use, a CLI
+command) would have to upgrade its snapshot, which fails at once if anyone wrote
 since. So its first write ends the reads and starts BEGIN IMMEDIATE: the write waits its turn
 instead, as it did with sqlite3's own BEGIN (sent only before a write).
 """

@@ -43,6 +43,10 @@ def app_config(tmp_path) -> dict[str, object]:
         "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
         # Each test's charts in its own folder: none is served from another test's files.
         "CHART_CACHE_DIR": str(tmp_path / "charts"),
+        # Limits on abuse are tested on their own (tests/test_limits.py); off for the rest.
+        "RATELIMIT_ENABLED": False,
+        # A busy test machine must not turn a slow chart into a 503 in an unrelated test.
+        "CHART_RENDER_WAIT": 60.0,
     }
 
 

@@ -50,7 +50,7 @@ def test_every_kind_of_page_carries_the_headers(client, game):
         "static file": client.get("/static/css/app.css"),
         "404": client.get("/no-such-page"),
         "API 404": client.get(f"{API}/no-such-thing"),
-        "redirect": client.get(f"/e/{game['edit_token']}"),
+        "redirect": client.post(f"/e/{game['edit_token']}"),
     }
     statuses = {name: response.status_code for name, response in pages.items()}
     assert statuses == {

@@ -23,13 +23,14 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
 
+from scorekeeper import limits
 from scorekeeper.accounts import bp
 from scorekeeper.accounts.forms import ChangePasswordForm, NewTokenForm, SignInForm, SignUpForm
 from scorekeeper.models import User
 from scorekeeper.services import accounts as account_service
 
 # Ids are 32-bit integers: a larger one in a URL is simply not found.
-TOKEN = "<int(max=2147483647):token_id>"
+TOKEN = "<id:token_id>"
 NEXT_MAX = 2000
 
 
@@ -83,6 +84,7 @@ def _page(template: str, status: int = 200, **context) -> ResponseReturnValue:
 
 
 @bp.route("/sign-up", methods=["GET", "POST"])
+@limits.sign_ups
 def sign_up() -> ResponseReturnValue:
     """Create an account (name, email, password twice), then sign it in."""
     if current_user.is_authenticated:

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request, url_for
 from flask_babel import gettext as _
 
-from scorekeeper import core
+from scorekeeper import core, limits
 from scorekeeper.access import club_game_access, may_score
 from scorekeeper.api import bp, schemas, serialise
 from scorekeeper.api.contract import (
@@ -45,8 +45,8 @@ from scorekeeper.services import games as game_service
 # The history shows changes made through the API as coming from "api" (devices.device_label).
 API_DEVICE = "api"
 # Game ids are stored as 32-bit integers: a larger id in a URL is simply not found.
-GAME = "<api_id:game_id>"
-ROUND = "<api_id:number>"
+GAME = "<id:game_id>"
+ROUND = "<id:number>"
 # RFC 6750 b64token; anything else in the header is malformed.
 _TOKEN = re.compile(r"[A-Za-z0-9._~+/-]{1,200}=*")
 
@@ -284,6 +284,7 @@ def openapi() -> Response:
     # No token for a quick game; a personal token for a club game (club_id).
     security=({}, {"personalToken": []}),
 )
+@limits.new_games
 def create_game() -> Response:
     """Create a game; the answer holds its edit and view tokens (a club game: its club instead)."""
     wanted = read(schemas.NewGame)
@@ -392,6 +393,7 @@ ROUND_WRITE = {
     security=GAME_SECURITY,
     parameters=("If-Match", "Idempotency-Key"),
 )
+@limits.round_writes
 def record_round(game_id: int) -> Response:
     """Record the next round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
@@ -443,6 +445,7 @@ def record_round(game_id: int) -> Response:
     security=GAME_SECURITY,
     parameters=("If-Match",),
 )
+@limits.round_writes
 def edit_round(game_id: int, number: int) -> Response:
     """Correct a recorded round (edit token; club: scorer)."""
     found = _game_for(game_id, edit=True)
@@ -491,6 +494,7 @@ def edit_round(game_id: int, number: int) -> Response:
     security=GAME_SECURITY,
     parameters=("If-Match",),
 )
+@limits.round_writes
 def delete_round(game_id: int, number: int) -> Response:
     """Remove the last recorded round (edit token; club: scorer); answers with the game now."""
     found = _game_for(game_id, edit=True)

@@ -9,6 +9,9 @@ of a file or none of it. Storing a chart deletes the files it replaces and, past
 least recently written. There is no in-process copy in front of the files: reading one from the
 OS page cache and hashing it for its ETag costs about 0.1 ms (a 36 kB race chart), against about
 1.5 ms for the whole cached-chart request, and there is then no memory to keep fresh or clear.
+
+Drawing is limited (scorekeeper/limits.py): per client address, and a few charts at once per
+process; a cached chart is never limited.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import threading
 from collections.abc import Callable
 
 from flask import current_app
+
+from scorekeeper import limits
 
 # Finished games, seasons and players keep their last charts; past this many files the least
 # recently written go (down to nine tenths, so that pruning is not paid on every store).
@@ -67,11 +72,19 @@ class SvgCache:
         path = os.path.join(folder, name)
         svg = _read(path)
         if svg is None:
-            with self._drawing[hash(path) % STRIPES]:
+            stripe = self._drawing[hash(path) % STRIPES]
+            # Bounded like the drawing slot below: under a flood, a quick 503, not a queue.
+            if not stripe.acquire(timeout=limits.render_wait()):
+                raise limits.busy()
+            try:
                 svg = _read(path)  # drawn while this request waited
                 if svg is None:
-                    svg = draw()
+                    limits.check_chart_render()  # 429 past this client's drawing limit
+                    with limits.render_slot():
+                        svg = draw()
                     self._store(folder, name, svg, replaces)
+            finally:
+                stripe.release()
         return svg, etag_of(svg)
 
     def _store(self, folder: str, name: str, svg: bytes, replaces: Replaces | None) -> None:

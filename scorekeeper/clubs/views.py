@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
-from scorekeeper import core
+from scorekeeper import core, limits
 from scorekeeper.access import club_for, signed_in_user
 from scorekeeper.clubs import bp
 from scorekeeper.clubs.forms import (
@@ -92,7 +92,7 @@ def new() -> ResponseReturnValue:
 # A club's page and settings --------------------------------------------------------------------
 
 
-@bp.get("/clubs/<int:club_id>")
+@bp.get("/clubs/<id:club_id>")
 def detail(club_id: int) -> ResponseReturnValue:
     """The club's page (members only): its games, newest first, the roster and the members."""
     club, role = club_for(club_id)
@@ -106,7 +106,7 @@ def detail(club_id: int) -> ResponseReturnValue:
     )
 
 
-@bp.route("/clubs/<int:club_id>/settings", methods=["GET", "POST"])
+@bp.route("/clubs/<id:club_id>/settings", methods=["GET", "POST"])
 def settings(club_id: int) -> ResponseReturnValue:
     """The owner's settings: name, default rules, public page."""
     club, role = club_for(club_id, "owner", next_url=url_for("clubs.settings", club_id=club_id))
@@ -155,7 +155,7 @@ def _offer_members(form: TransferForm, club: Club, members=None) -> None:
     form.user_id.choices = [(m.user_id, m.user.name) for m in members if m.role != "owner"]
 
 
-@bp.get("/clubs/<int:club_id>/members")
+@bp.get("/clubs/<id:club_id>/members")
 def members(club_id: int) -> ResponseReturnValue:
     """The owner's page for members: roles, removal, transfer of ownership."""
     club, role = club_for(club_id, "owner")
@@ -169,7 +169,7 @@ def _member_or_404(club: Club, user_id: int):
     return found
 
 
-@bp.post("/clubs/<int:club_id>/members/<int:user_id>/role")
+@bp.post("/clubs/<id:club_id>/members/<id:user_id>/role")
 def change_role(club_id: int, user_id: int) -> ResponseReturnValue:
     """Make a member a viewer or a scorer."""
     back = url_for("clubs.members", club_id=club_id)
@@ -191,7 +191,7 @@ def change_role(club_id: int, user_id: int) -> ResponseReturnValue:
     return redirect(back)
 
 
-@bp.post("/clubs/<int:club_id>/members/<int:user_id>/remove")
+@bp.post("/clubs/<id:club_id>/members/<id:user_id>/remove")
 def remove_member(club_id: int, user_id: int) -> ResponseReturnValue:
     """Take a member out of the club (their games and roster entry stay)."""
     back = url_for("clubs.members", club_id=club_id)
@@ -206,7 +206,7 @@ def remove_member(club_id: int, user_id: int) -> ResponseReturnValue:
     return redirect(back)
 
 
-@bp.post("/clubs/<int:club_id>/transfer")
+@bp.post("/clubs/<id:club_id>/transfer")
 def transfer(club_id: int) -> ResponseReturnValue:
     """Hand the club to another member; the old owner becomes a scorer."""
     back = url_for("clubs.members", club_id=club_id)
@@ -227,7 +227,7 @@ def transfer(club_id: int) -> ResponseReturnValue:
     return redirect(url_for("clubs.detail", club_id=club.id))
 
 
-@bp.post("/clubs/<int:club_id>/leave")
+@bp.post("/clubs/<id:club_id>/leave")
 def leave(club_id: int) -> ResponseReturnValue:
     """Leave the club (the owner transfers ownership first)."""
     back = url_for("clubs.detail", club_id=club_id)
@@ -258,14 +258,14 @@ def _render_invites(club: Club, role: str, form: InviteForm | None = None, statu
     ), status
 
 
-@bp.get("/clubs/<int:club_id>/invites")
+@bp.get("/clubs/<id:club_id>/invites")
 def invites(club_id: int) -> ResponseReturnValue:
     """The owner's invite links: make one, see those that still work, revoke."""
     club, role = club_for(club_id, "owner")
     return _render_invites(club, role)
 
 
-@bp.post("/clubs/<int:club_id>/invites")
+@bp.post("/clubs/<id:club_id>/invites")
 def create_invite(club_id: int) -> ResponseReturnValue:
     """Make an invite link with a role and an expiry."""
     back = url_for("clubs.invites", club_id=club_id)
@@ -284,7 +284,7 @@ def create_invite(club_id: int) -> ResponseReturnValue:
     return redirect(url_for("clubs.invites", club_id=club.id, _anchor=f"invite-{invite.id}"))
 
 
-@bp.post("/clubs/<int:club_id>/invites/<int:invite_id>/revoke")
+@bp.post("/clubs/<id:club_id>/invites/<id:invite_id>/revoke")
 def revoke_invite(club_id: int, invite_id: int) -> ResponseReturnValue:
     """The invite link stops working now."""
     back = url_for("clubs.invites", club_id=club_id)
@@ -381,14 +381,14 @@ def _render_roster(
     ), status
 
 
-@bp.get("/clubs/<int:club_id>/roster")
+@bp.get("/clubs/<id:club_id>/roster")
 def roster(club_id: int) -> ResponseReturnValue:
     """The club's players: every member sees them; scorers and the owner edit them."""
     club, role = club_for(club_id)
     return _render_roster(club, role)
 
 
-@bp.post("/clubs/<int:club_id>/roster")
+@bp.post("/clubs/<id:club_id>/roster")
 def add_player(club_id: int) -> ResponseReturnValue:
     """Put a player on the roster."""
     club, role = club_for(club_id, "scorer", next_url=url_for("clubs.roster", club_id=club_id))
@@ -412,7 +412,7 @@ def _entry_or_404(club: Club, entry_id: int):
     return entry
 
 
-@bp.route("/clubs/<int:club_id>/roster/<int:entry_id>", methods=["GET", "POST"])
+@bp.route("/clubs/<id:club_id>/roster/<id:entry_id>", methods=["GET", "POST"])
 def edit_player(club_id: int, entry_id: int) -> ResponseReturnValue:
     """Rename a roster player or link their account; their games follow the new name."""
     back = url_for("clubs.edit_player", club_id=club_id, entry_id=entry_id)
@@ -442,7 +442,7 @@ def edit_player(club_id: int, entry_id: int) -> ResponseReturnValue:
     ), status
 
 
-@bp.post("/clubs/<int:club_id>/roster/<int:entry_id>/archive")
+@bp.post("/clubs/<id:club_id>/roster/<id:entry_id>/archive")
 def archive_player(club_id: int, entry_id: int) -> ResponseReturnValue:
     """The player left: keep their games, stop offering them for new ones."""
     back = url_for("clubs.roster", club_id=club_id)
@@ -453,7 +453,7 @@ def archive_player(club_id: int, entry_id: int) -> ResponseReturnValue:
     return redirect(back)
 
 
-@bp.post("/clubs/<int:club_id>/roster/<int:entry_id>/unarchive")
+@bp.post("/clubs/<id:club_id>/roster/<id:entry_id>/unarchive")
 def unarchive_player(club_id: int, entry_id: int) -> ResponseReturnValue:
     """The player is back."""
     back = url_for("clubs.roster", club_id=club_id)
@@ -468,7 +468,7 @@ def unarchive_player(club_id: int, entry_id: int) -> ResponseReturnValue:
     return redirect(back)
 
 
-@bp.post("/clubs/<int:club_id>/roster/merge")
+@bp.post("/clubs/<id:club_id>/roster/merge")
 def merge_players(club_id: int) -> ResponseReturnValue:
     """Two roster entries are the same person: one keeps every game, the other is archived."""
     club, role = club_for(club_id, "scorer", next_url=url_for("clubs.roster", club_id=club_id))
@@ -513,7 +513,8 @@ def _render_setup(club, role, form, general=None, status=200) -> ResponseReturnV
     ), status
 
 
-@bp.route("/clubs/<int:club_id>/games/new", methods=["GET", "POST"])
+@bp.route("/clubs/<id:club_id>/games/new", methods=["GET", "POST"])
+@limits.new_games
 def new_game(club_id: int) -> ResponseReturnValue:
     """Set up a club game: the club's rules prefilled, roster players offered, guests welcome."""
     back = url_for("clubs.new_game", club_id=club_id)
@@ -538,7 +539,7 @@ def new_game(club_id: int) -> ResponseReturnValue:
     return redirect(url_for("games.detail", game_id=game.id))
 
 
-@bp.post("/games/<int:game_id>/move")
+@bp.post("/games/<id:game_id>/move")
 def move_game(game_id: int) -> ResponseReturnValue:
     """Move a quick game into a club: needs edit rights on this device and scorer in the club."""
     back = url_for("games.detail", game_id=game_id)
@@ -577,7 +578,7 @@ def move_game(game_id: int) -> ResponseReturnValue:
 # Your data -------------------------------------------------------------------------------------
 
 
-@bp.get("/clubs/<int:club_id>/export.<any(json, csv):kind>")
+@bp.get("/clubs/<id:club_id>/export.<any(json, csv):kind>")
 def export(club_id: int, kind: str) -> ResponseReturnValue:
     """Download everything the club holds: JSON (lossless, for import) or CSV (one row per
     player per round, for spreadsheets). Owners only: the file opens the club's links."""

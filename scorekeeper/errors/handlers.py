@@ -3,14 +3,16 @@
 from flask import Blueprint, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper import limits
 from scorekeeper.extensions import db
 
 bp = Blueprint("errors", __name__)
 
-HANDLED_CODES = (400, 403, 404, 405, 413, 422, 500)
+HANDLED_CODES = (400, 403, 404, 405, 413, 422, 429, 500, 503)
 
 
 def error_message(code: int) -> str:
@@ -22,7 +24,9 @@ def error_message(code: int) -> str:
         405: _("That page can't be used that way."),
         413: _("That upload is too large."),
         422: _("Some of what you entered couldn't be used. Please check it and try again."),
+        429: _("Too many requests from your connection in a short time. Nothing was saved."),
         500: _("Something went wrong on our side. Your scores are safe; please try again."),
+        503: _("The server is busy right now. Nothing was lost; please try again shortly."),
     }
     return messages.get(code, _("Something went wrong."))
 
@@ -42,6 +46,15 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
         # A failed flush or commit leaves the session unusable for the error page itself.
         db.session.rollback()
     message = error_message(code)
+    wait = limits.retry_after(error)
+    if wait is not None:
+        error.retry_after = wait  # type: ignore[attr-defined]  (sent as Retry-After below)
+        message = " ".join(
+            (
+                message,
+                ngettext("Try again in %(num)d second.", "Try again in %(num)d seconds.", wait),
+            )
+        )
     if isinstance(error, CSRFError):
         message = _(
             "The form expired or came from another site, so nothing was saved. "

@@ -24,7 +24,7 @@ def _chart(game: GameRef, kind: str) -> Response:
     return svg_response(*game_chart.chart_svg(game, kind))
 
 
-@bp.get("/games/<int:game_id>/chart/<kind>.svg")
+@bp.get("/games/<id:game_id>/chart/<kind>.svg")
 def chart(game_id: int, kind: str) -> Response:
     """A chart of a game this device created or opened: kind is 'race' or 'rounds'."""
     if kind not in game_chart.KINDS:
@@ -69,7 +69,7 @@ def _qr(game: GameRef) -> Response:
     return svg_response(*qr_svg(share_url(game), _("Link to follow this game")))
 
 
-@bp.get("/games/<int:game_id>/qr.svg")
+@bp.get("/games/<id:game_id>/qr.svg")
 def qr(game_id: int) -> Response:
     """A QR code of the game's read-only share link, for others at the table to scan."""
     return _qr(image_source_for_device(game_id))

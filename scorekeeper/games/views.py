@@ -21,9 +21,9 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from scorekeeper import core
+from scorekeeper import core, limits
 from scorekeeper.access import game_for_device, game_for_share
-from scorekeeper.devices import current_device
+from scorekeeper.devices import current_device, known_device
 from scorekeeper.forms import SetupForm, new_write_key, write_key
 from scorekeeper.games import bp
 from scorekeeper.games.forms import entry_from_form, fill_form, round_form_class
@@ -42,6 +42,7 @@ from scorekeeper.services.games import Snapshot, snapshot_of
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@limits.new_games
 def new() -> ResponseReturnValue:
     """Set up a game: four names and Start is enough."""
     form = SetupForm()
@@ -142,14 +143,14 @@ def _round_sheet(
     }
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def detail(game_id: int) -> ResponseReturnValue:
     """The game page: current round, the sheet, standings, charts, and (to scorers) the form."""
     game, access = game_for_device(game_id)
     return _render_game(game, access)
 
 
-@bp.get("/games/<int:game_id>/live")
+@bp.get("/games/<id:game_id>/live")
 def live(game_id: int) -> ResponseReturnValue:
     """The game page's changing parts (current round, sheet, standings, charts), polled with
     If-None-Match by the scorers' phones: 304 while the game is unchanged."""
@@ -174,7 +175,8 @@ def live(game_id: int) -> ResponseReturnValue:
     return response
 
 
-@bp.post("/games/<int:game_id>/rounds")
+@bp.post("/games/<id:game_id>/rounds")
+@limits.round_writes
 def record_round(game_id: int) -> ResponseReturnValue:
     """Save the next round, or show what is wrong next to the field (everything typed kept)."""
     game, access = game_for_device(game_id, edit=True)
@@ -219,7 +221,8 @@ def record_round(game_id: int) -> ResponseReturnValue:
     return _render_game(game, access, form=form, general=general, warnings=warnings, status=422)
 
 
-@bp.route("/games/<int:game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
+@bp.route("/games/<id:game_id>/rounds/<id:number>/edit", methods=["GET", "POST"])
+@limits.round_writes
 def edit_round(game_id: int, number: int) -> ResponseReturnValue:
     """Correct a recorded round; a change made meanwhile on another phone is shown, not lost."""
     game, access = game_for_device(game_id, edit=True)
@@ -302,7 +305,7 @@ def _render_edit(
     )
 
 
-@bp.get("/games/<int:game_id>/history")
+@bp.get("/games/<id:game_id>/history")
 def history(game_id: int) -> ResponseReturnValue:
     """Every change to the game, newest first: round, player, old and new value, when, where."""
     game, _access = game_for_device(game_id, edit=True)
@@ -314,7 +317,8 @@ def history(game_id: int) -> ResponseReturnValue:
     )
 
 
-@bp.post("/games/<int:game_id>/undo")
+@bp.post("/games/<id:game_id>/undo")
+@limits.round_writes
 def undo(game_id: int) -> ResponseReturnValue:
     """Take back the last round (it stays in the history)."""
     game, _access = game_for_device(game_id, edit=True)
@@ -330,7 +334,7 @@ def undo(game_id: int) -> ResponseReturnValue:
     return redirect(url_for("games.detail", game_id=game_id))
 
 
-@bp.post("/games/<int:game_id>/end")
+@bp.post("/games/<id:game_id>/end")
 def end(game_id: int) -> ResponseReturnValue:
     """End the game now, as the table agreed: the standings become final."""
     game, _access = game_for_device(game_id, edit=True)
@@ -344,24 +348,45 @@ def end(game_id: int) -> ResponseReturnValue:
 
 @bp.get("/e/<token>")
 def claim(token: str) -> ResponseReturnValue:
-    """An edit link: this phone may now score the game."""
-    game = game_service.game_by_token(token, edit=True)
-    if game is None or game.club_id is not None:  # club games are scored by the club's scorers
-        abort(404)
+    """An edit link: a page asking whether this phone should score the game (opening a link
+    writes nothing, so a chat app's link preview cannot take edit rights); a phone that
+    already scores it goes straight to the game."""
+    game = _claimable(token)
+    if game_service.device_access(known_device(), game) == "edit":
+        return redirect(url_for("games.detail", game_id=game.id))
+    return render_template("games/claim.html", game=game, players=snapshot_of(game).setup.players)
+
+
+@bp.post("/e/<token>")
+def claim_confirm(token: str) -> ResponseReturnValue:
+    """The tap on the edit link's page: this phone may now score the game."""
+    game = _claimable(token)
     game_service.remember(current_device(), game, can_edit=True)
     flash(_("You can now record rounds for this game on this phone."), "success")
     return redirect(url_for("games.detail", game_id=game.id))
 
 
-def _share_page(token: str, template: str | None, *, remember: bool = False) -> Response:
+def _claimable(token: str) -> Game:
+    game = game_service.game_by_token(token, edit=True)
+    if game is None or game.club_id is not None:  # club games are scored by the club's scorers
+        abort(404)
+    return game
+
+
+def _share_page(token: str, template: str | None) -> Response:
     """The share page (`template`), or its live part alone (None): 304 while the game is
-    unchanged (the phones watching poll it)."""
+    unchanged (the phones watching poll it). Only reads: a phone keeps the game with a tap."""
     game = game_for_share(token)
-    if remember and game.club_id is None:
-        device = current_device()
-        if game_service.device_access(device, game) is None:
-            game_service.remember(device, game, can_edit=False)
     etag = f"{game.etag}-{(template or 'live').rsplit('/', 1)[-1]}"
+    # Whether to offer "keep this game": only on the full page, for a quick game this phone
+    # does not have yet (the ETag says which, so a tap's redirect shows the page without it).
+    offer_keep = (
+        template is not None
+        and game.club_id is None
+        and game_service.device_access(known_device(), game) is None
+    )
+    if template is not None:
+        etag += "-keep" if offer_keep else "-kept"
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
@@ -374,6 +399,7 @@ def _share_page(token: str, template: str | None, *, remember: bool = False) -> 
             sheet=sheet_of(snapshot),
             access="view",
             token=token,
+            offer_keep=offer_keep,
         )
         response = make_response(page)
     response.set_etag(etag)
@@ -384,8 +410,21 @@ def _share_page(token: str, template: str | None, *, remember: bool = False) -> 
 @bp.get("/s/<token>")
 def share(token: str) -> ResponseReturnValue:
     """The read-only page anyone at the table can open; it refreshes itself. A quick game
-    opened here goes on this phone's home list (to watch; edit rights are not given)."""
-    return _share_page(token, "games/share.html", remember=True)
+    offers a button to keep it on this phone's home list (to watch; edit rights are not given)."""
+    return _share_page(token, "games/share.html")
+
+
+@bp.post("/s/<token>/keep")
+def keep(token: str) -> ResponseReturnValue:
+    """The tap on "Keep this game on my phone": the game goes on this phone's home list."""
+    game = game_for_share(token)
+    if game.club_id is not None:  # a club's members find its games on the club's page
+        abort(404)
+    device = current_device()
+    if game_service.device_access(device, game) is None:
+        game_service.remember(device, game, can_edit=False)
+    flash(_("This game is now on your phone's home page."), "success")
+    return redirect(url_for("games.share", token=token))
 
 
 @bp.get("/s/<token>/live")
@@ -394,7 +433,7 @@ def share_live(token: str) -> ResponseReturnValue:
     return _share_page(token, None)
 
 
-@bp.get("/games/<int:game_id>/print")
+@bp.get("/games/<id:game_id>/print")
 def print_view(game_id: int) -> ResponseReturnValue:
     """One page for the fridge door: standings, sheet and chart; ?blank=1 for a paper sheet."""
     game, _access = game_for_device(game_id)

@@ -25,6 +25,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
+from scorekeeper import limits
 from scorekeeper.access import club_for, game_for_device
 from scorekeeper.devices import current_device
 from scorekeeper.i18n import problem_text
@@ -75,7 +76,7 @@ def _rule_form(club: Club) -> LateRuleForm:
 # The club's nights -----------------------------------------------------------------------------
 
 
-@bp.get("/clubs/<int:club_id>/nights")
+@bp.get("/clubs/<id:club_id>/nights")
 def index(club_id: int) -> ResponseReturnValue:
     """The club's nights, newest first; scorers start one; the owner sets the late rule."""
     club, role = club_for(club_id)
@@ -89,7 +90,7 @@ def index(club_id: int) -> ResponseReturnValue:
     )
 
 
-@bp.post("/clubs/<int:club_id>/late-rule")
+@bp.post("/clubs/<id:club_id>/late-rule")
 def late_rule(club_id: int) -> ResponseReturnValue:
     """The owner chooses how a late arrival's missed rounds are scored."""
     back = url_for("nights.index", club_id=club_id)
@@ -130,7 +131,8 @@ def _render_new(club, role, form, general=None, status=200, shuffled=False):
     ), status
 
 
-@bp.route("/clubs/<int:club_id>/nights/new", methods=["GET", "POST"])
+@bp.route("/clubs/<id:club_id>/nights/new", methods=["GET", "POST"])
+@limits.new_games
 def new(club_id: int) -> ResponseReturnValue:
     """Start a club night: who is here, how many tables, who sits where (or shuffle)."""
     back = url_for("nights.new", club_id=club_id)
@@ -192,13 +194,13 @@ def _night_page(club_id: int, night_id: int, template: str) -> ResponseReturnVal
     return response
 
 
-@bp.get("/clubs/<int:club_id>/nights/<int:night_id>")
+@bp.get("/clubs/<id:club_id>/nights/<id:night_id>")
 def detail(club_id: int, night_id: int) -> ResponseReturnValue:
     """Every table of the night on one page; it refreshes itself; the results at the end."""
     return _night_page(club_id, night_id, "nights/detail.html")
 
 
-@bp.get("/clubs/<int:club_id>/nights/<int:night_id>/live")
+@bp.get("/clubs/<id:club_id>/nights/<id:night_id>/live")
 def live(club_id: int, night_id: int) -> ResponseReturnValue:
     """The live part of the night's page, polled with If-None-Match (304 when nothing moved)."""
     return _night_page(club_id, night_id, "nights/_live.html")
@@ -207,7 +209,8 @@ def live(club_id: int, night_id: int) -> ResponseReturnValue:
 # Late arrivals ---------------------------------------------------------------------------------
 
 
-@bp.route("/games/<int:game_id>/late", methods=["GET", "POST"])
+@bp.route("/games/<id:game_id>/late", methods=["GET", "POST"])
+@limits.round_writes
 def join_late(game_id: int) -> ResponseReturnValue:
     """A late arrival joins a club game at its next round (the club's scorers only)."""
     game, _access = game_for_device(game_id, edit=True)

@@ -53,7 +53,7 @@ def one_decimal(value: float | None) -> str:
     return "—" if value is None else format_decimal(value, "#,##0.0")
 
 
-@bp.get("/clubs/<int:club_id>/players/<int:entry_id>")
+@bp.get("/clubs/<id:club_id>/players/<id:entry_id>")
 def detail(club_id: int, entry_id: int) -> ResponseReturnValue:
     """A roster entry's page: record, best and worst game, last games, chart, opponent form."""
     club, role = club_for(club_id)
@@ -80,7 +80,7 @@ def detail(club_id: int, entry_id: int) -> ResponseReturnValue:
     )
 
 
-@bp.get("/clubs/<int:club_id>/players/<int:entry_id>/chart.svg")
+@bp.get("/clubs/<id:club_id>/players/<id:entry_id>/chart.svg")
 def chart(club_id: int, entry_id: int) -> Response:
     """The player's average per round by month (SVG); 304 while their games are unchanged."""
     club, _role = club_for(club_id)
@@ -94,7 +94,7 @@ def chart(club_id: int, entry_id: int) -> Response:
     return svg_response(*player_chart.chart_svg(club, entry.id, points, month_labels(points)))
 
 
-@bp.get("/clubs/<int:club_id>/players/<int:entry_id>/vs")
+@bp.get("/clubs/<id:club_id>/players/<id:entry_id>/vs")
 def pick_opponent(club_id: int, entry_id: int) -> ResponseReturnValue:
     """The opponent form's target (GET): on to the head-to-head page, or back with the error."""
     club, role = club_for(club_id)
@@ -109,7 +109,7 @@ def pick_opponent(club_id: int, entry_id: int) -> ResponseReturnValue:
     return redirect(url_for("players.detail", club_id=club.id, entry_id=entry.id) + "#compare")
 
 
-@bp.get("/clubs/<int:club_id>/players/<int:a>/vs/<int:b>")
+@bp.get("/clubs/<id:club_id>/players/<id:a>/vs/<id:b>")
 def versus(club_id: int, a: int, b: int) -> ResponseReturnValue:
     """Two roster entries over the games they both played."""
     club, role = club_for(club_id)
@@ -134,7 +134,7 @@ def versus(club_id: int, a: int, b: int) -> ResponseReturnValue:
     )
 
 
-@bp.get("/clubs/<int:club_id>/head-to-head")
+@bp.get("/clubs/<id:club_id>/head-to-head")
 def matrix(club_id: int) -> ResponseReturnValue:
     """The club's head-to-head table: each active player against each other, wins-losses."""
     club, role = club_for(club_id)

@@ -79,7 +79,7 @@ def _flash_filed(saved: season_service.Saved) -> None:
         )
 
 
-@bp.get("/clubs/<int:club_id>/seasons")
+@bp.get("/clubs/<id:club_id>/seasons")
 def index(club_id: int) -> ResponseReturnValue:
     """The club's seasons, the latest-starting first."""
     club, role = club_for(club_id)
@@ -92,7 +92,7 @@ def index(club_id: int) -> ResponseReturnValue:
     )
 
 
-@bp.route("/clubs/<int:club_id>/seasons/new", methods=["GET", "POST"])
+@bp.route("/clubs/<id:club_id>/seasons/new", methods=["GET", "POST"])
 def new(club_id: int) -> ResponseReturnValue:
     """Set up a season (scorers and the owner)."""
     club, role = club_for(club_id, "scorer", next_url=url_for("seasons.new", club_id=club_id))
@@ -107,7 +107,7 @@ def new(club_id: int) -> ResponseReturnValue:
     ), status
 
 
-@bp.route("/clubs/<int:club_id>/seasons/<int:season_id>/edit", methods=["GET", "POST"])
+@bp.route("/clubs/<id:club_id>/seasons/<id:season_id>/edit", methods=["GET", "POST"])
 def edit(club_id: int, season_id: int) -> ResponseReturnValue:
     """Change a season's name, dates, rules or standings method (scorers and the owner)."""
     back = url_for("seasons.edit", club_id=club_id, season_id=season_id)
@@ -129,7 +129,7 @@ def _page() -> int:
     return min(max(page, 1), 10**6)
 
 
-@bp.get("/clubs/<int:club_id>/seasons/<int:season_id>")
+@bp.get("/clubs/<id:club_id>/seasons/<id:season_id>")
 def detail(club_id: int, season_id: int) -> ResponseReturnValue:
     """The season page: standings and how they were computed, the chart over the club nights,
     attendance, and the season's games (scorers can move a game to another season)."""
@@ -153,7 +153,7 @@ def detail(club_id: int, season_id: int) -> ResponseReturnValue:
     )
 
 
-@bp.get("/clubs/<int:club_id>/seasons/<int:season_id>/print")
+@bp.get("/clubs/<id:club_id>/seasons/<id:season_id>/print")
 def print_view(club_id: int, season_id: int) -> ResponseReturnValue:
     """The standings on one page for the notice board, in black and white."""
     club, _role = club_for(club_id)
@@ -167,7 +167,7 @@ def print_view(club_id: int, season_id: int) -> ResponseReturnValue:
     )
 
 
-@bp.get("/clubs/<int:club_id>/seasons/<int:season_id>/chart.svg")
+@bp.get("/clubs/<id:club_id>/seasons/<id:season_id>/chart.svg")
 def chart(club_id: int, season_id: int) -> ResponseReturnValue:
     """The leaders' standing after each club night (SVG, cached per season data version)."""
     club, _role = club_for(club_id)
@@ -175,7 +175,7 @@ def chart(club_id: int, season_id: int) -> ResponseReturnValue:
     return svg_response(*season_chart.chart_svg(season))
 
 
-@bp.post("/clubs/<int:club_id>/seasons/<int:season_id>/games/<int:game_id>/move")
+@bp.post("/clubs/<id:club_id>/seasons/<id:season_id>/games/<id:game_id>/move")
 def move_game(club_id: int, season_id: int, game_id: int) -> ResponseReturnValue:
     """File a game of this season under another of the club's seasons."""
     back = url_for("seasons.detail", club_id=club_id, season_id=season_id)

@@ -335,7 +335,7 @@ def test_two_phones_saving_the_same_round_save_it_once(app, client):
     with app.app_context():
         edit_token = db.session.get(Game, game_id).edit_token
     second = app.test_client()
-    second.get(f"/e/{edit_token}")
+    second.post(f"/e/{edit_token}")
     first_entry = round_data(1, {1: 15, 2: 7, 3: 22}, out=0)
     second_entry = round_data(1, {1: 16, 2: 8, 3: 23}, out=0)
     assert client.post(f"/games/{game_id}/rounds", data=first_entry).status_code == 302
@@ -362,8 +362,14 @@ def test_edit_link_lets_another_phone_score(app, client):
     with app.app_context():
         edit_token = db.session.get(Game, game_id).edit_token
     helper = app.test_client()
-    response = helper.get(f"/e/{edit_token}")
+    page = helper.get(f"/e/{edit_token}")
+    assert page.status_code == 200
+    assert "Score this game on this phone" in page.get_data(as_text=True)
+    data = round_data(1, {1: 1, 2: 2, 3: 3}, out=0)
+    assert helper.post(f"/games/{game_id}/rounds", data=data).status_code == 404  # not yet
+    response = helper.post(f"/e/{edit_token}")
     assert response.status_code == 302
+    assert response.headers["Location"] == f"/games/{game_id}"
     data = round_data(1, {1: 1, 2: 2, 3: 3}, out=0)
     assert helper.post(f"/games/{game_id}/rounds", data=data).status_code == 302
     assert saved_rounds(app, game_id) == 1
@@ -372,6 +378,16 @@ def test_edit_link_lets_another_phone_score(app, client):
 def test_a_wrong_edit_link_is_not_found(client):
     start_game(client)
     assert client.get("/e/not-a-token").status_code == 404
+    assert client.post("/e/not-a-token").status_code == 404
+
+
+def test_the_edit_link_takes_a_phone_that_already_scores_straight_to_the_game(client, app):
+    game_id = start_game(client)
+    with app.app_context():
+        edit_token = db.session.get(Game, game_id).edit_token
+    response = client.get(f"/e/{edit_token}")
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/games/{game_id}"
 
 
 # Correcting, undoing, ending -------------------------------------------------------------------
@@ -398,7 +414,7 @@ def test_an_edit_made_meanwhile_on_another_phone_is_shown_not_overwritten(app, c
     with app.app_context():
         edit_token = db.session.get(Game, game_id).edit_token
     other = app.test_client()
-    other.get(f"/e/{edit_token}")
+    other.post(f"/e/{edit_token}")
     data_other = round_data(1, {1: 16, 2: 7, 3: 22}, out=0, round_version="1")
     data_mine = round_data(1, {1: 17, 2: 7, 3: 22}, out=0, round_version="1")
     assert other.post(f"/games/{game_id}/rounds/1/edit", data=data_other).status_code == 302
@@ -566,12 +582,18 @@ def test_the_game_page_shows_the_latest_changes_and_links_the_whole_history(app,
     assert app.test_client().get(f"/games/{game_id}/history").status_code == 404
 
 
-def test_a_phone_that_opened_the_share_link_finds_the_game_on_its_home_page(app, client):
+def test_a_phone_that_keeps_the_shared_game_finds_it_on_its_home_page(app, client):
     game_id = start_game(client, ["Ana", "Ben"])
     with app.app_context():
         token = db.session.get(Game, game_id).view_token
     watcher = app.test_client()
-    watcher.get(f"/s/{token}")
+    assert "Keep this game on my phone" in watcher.get(f"/s/{token}").get_data(as_text=True)
+    assert f"/games/{game_id}" not in watcher.get("/").get_data(as_text=True)  # only opened
+    response = watcher.post(f"/s/{token}/keep")
+    assert response.status_code == 302 and response.headers["Location"] == f"/s/{token}"
+    page = watcher.get(f"/s/{token}").get_data(as_text=True)
+    assert "now on your phone&#39;s home page" in page
+    assert "Keep this game on my phone" not in page
     home = watcher.get("/").get_data(as_text=True)
     assert f"/games/{game_id}" in home and "watching" in home
     assert watcher.get(f"/games/{game_id}").status_code == 200  # to watch
