@@ -34,6 +34,7 @@ from scorekeeper.services.games.reads import (
 from scorekeeper.services.games.snapshot import JOINED_LATE, Snapshot, snapshot_of, state_of
 from scorekeeper.services.games.versions import StaleGame
 from scorekeeper.services.games.writes import (
+    Busy,
     GameOver,
     SaveOutcome,
     add_game,
@@ -48,6 +49,7 @@ from scorekeeper.services.games.writes import (
 )
 
 __all__ = [
+    "Busy",
     "JOINED_LATE",
     "DeviceGameLine",
     "GameOver",

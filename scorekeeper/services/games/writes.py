@@ -4,18 +4,24 @@ Every score comes from `scorekeeper.core`; these functions store what the core d
 the history. Each reads the game as it stands from its snapshot, checks the change with the
 core, writes it pinned to the version it read (versions.py: another phone's change in between
 raises StaleGame, nothing is saved) and commits or rolls back.
+
+Under contention on PostgreSQL a write can still lose a deadlock or a serialization check (the
+server picks a victim): `unit_of_work` runs it again, a few times, from a fresh read; past that
+it raises Busy, which the views answer with 503 and Retry-After (nothing saved, nothing lost).
 """
 
 from __future__ import annotations
 
 import functools
+import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import ParamSpec, TypeVar
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import core
@@ -31,6 +37,27 @@ T = TypeVar("T")
 
 class GameOver(Exception):
     """A round was recorded after the game ended."""
+
+
+class Busy(Exception):
+    """The database kept refusing the write (deadlock or serialization failure, retried): nothing
+    was saved; the client should send it again in a moment."""
+
+    retry_after = 1
+
+
+# PostgreSQL's deadlock_detected and serialization_failure: the transaction was chosen to give
+# way and may simply run again.
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+# Attempts in all, and the longest pause (seconds) before the next; jittered so that the two
+# sides of a deadlock do not meet again.
+ATTEMPTS = 4
+MAX_PAUSE = 0.05
+
+
+def retryable(error: DBAPIError) -> bool:
+    """True when the database rolled the transaction back only to break a lock conflict."""
+    return getattr(error.orig, "sqlstate", None) in RETRYABLE_SQLSTATES
 
 
 @dataclass
@@ -166,18 +193,30 @@ def commit(game: Game) -> int:
 
 def unit_of_work(write: Callable[P, T]) -> Callable[P, T]:
     """A write to one game, all or nothing: StaleGame (nothing saved, the session clean for
-    the answer) if another phone changed the game first or took the same round number."""
+    the answer) if another phone changed the game first or took the same round number; run
+    again on a deadlock or serialization failure, Busy if that keeps happening."""
 
     @functools.wraps(write)
     def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return write(*args, **kwargs)
-        except StaleGame:
-            db.session.rollback()
-            raise
-        except IntegrityError:
-            db.session.rollback()
-            raise StaleGame(args[0]) from None
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                return write(*args, **kwargs)
+            except StaleGame:
+                db.session.rollback()
+                raise
+            except IntegrityError:
+                db.session.rollback()
+                raise StaleGame(args[0]) from None
+            except DBAPIError as error:
+                db.session.rollback()
+                if not retryable(error):
+                    raise
+                if attempt == ATTEMPTS:
+                    raise Busy() from error
+                # The game's objects were expired by the rollback: the next attempt reads
+                # the game afresh (its snapshot, its version) and checks the change again.
+                time.sleep(random.uniform(0, MAX_PAUSE * attempt))
+        raise AssertionError("unreachable")
 
     return run
 
