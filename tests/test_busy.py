@@ -86,9 +86,7 @@ def test_deadlocks_past_the_retries_answer_503_json_with_retry_after(
     assert rounds_stored(app, created["id"]) == 0
 
 
-def test_the_round_form_keeps_what_was_typed_when_the_database_stays_busy(
-    app, client, monkeypatch
-):
+def test_the_round_form_keeps_what_was_typed_when_the_database_stays_busy(app, client, monkeypatch):
     response = client.post(
         "/games/new",
         data={
