@@ -391,12 +391,18 @@ def end_game(game: Game, *, device: str | None = None) -> None:
 
 
 def _round_row(game: Game, number: int) -> Round:
-    """Round `number` of the game as an object, with its hands and penalties, to change it."""
-    return db.session.execute(
+    """Round `number` of the game as an object, with its hands and penalties, to change it.
+
+    Read in the write's own transaction, which on PostgreSQL sees commits made since the
+    snapshot: a round another phone undid meanwhile is a lost race (StaleGame), not an error."""
+    row = db.session.execute(
         select(Round)
         .where(Round.game_id == game.id, Round.number == number)
         .options(selectinload(Round.hands), selectinload(Round.penalties))
-    ).scalar_one()
+    ).scalar_one_or_none()
+    if row is None:
+        raise StaleGame(game, number)
+    return row
 
 
 def _finish_if_over(
