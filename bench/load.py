@@ -248,9 +248,13 @@ class Client:
         try:
             return request(self.base, method, path, body, headers, self.connection)
         except (OSError, http.client.HTTPException):
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.connection is not None:
             self.connection.close()
             self.connection = None
-            raise
 
 
 def version_of(headers: dict[str, str]) -> int:
@@ -324,6 +328,13 @@ def writer(base: str, game: Game, tally: Tally, settings: Settings, stop: float,
     client = Client(base)
     auth = {"Authorization": f"Bearer {game.edit_token}"}
     path = f"/api/v1/games/{game.id}"
+    try:
+        _write_until(client, path, auth, game, tally, settings, stop, rng)
+    finally:
+        client.close()
+
+
+def _write_until(client, path, auth, game, tally, settings, stop, rng) -> None:
     while time.monotonic() < stop:
         try:
             status, headers, body = client.send("GET", path, headers=auth)
@@ -371,6 +382,13 @@ def reader(base: str, games: list[Game], tally: Tally, stop: float, seed: int) -
     """Poll share pages and the API's game answers, as phones watching a game do."""
     rng = random.Random(seed)
     client = Client(base)
+    try:
+        _read_until(client, games, tally, stop, rng)
+    finally:
+        client.close()
+
+
+def _read_until(client, games, tally, stop, rng) -> None:
     while time.monotonic() < stop:
         game = rng.choice(games)
         try:
