@@ -14,6 +14,14 @@ the busy timeout. So SQLAlchemy emits BEGIN itself:
 - outside requests (CLI commands, scripts, tests): no BEGIN for reads, as sqlite3 itself does,
   so a long-lived session neither holds a lock nor reads a stale snapshot.
 
+Once a request's write has committed, what it reads to build its answer (the game as it now
+is) begins with a plain BEGIN: waiting for the write lock again there could fail a request whose
+write is already saved, and the client would be told it was not.
+
+Writers of one process wait their turn on a lock of the process before BEGIN IMMEDIATE: one
+thread at a time asks SQLite, whose busy handler otherwise polls (sleeping up to 100 ms between
+tries), so that under load the lock goes to whoever polls next, not to whoever waited longest.
+
 A read transaction that writes after all (an API token's once-a-minute last use, a CLI
 command) would have to upgrade its snapshot, which fails at once if anyone wrote
 since. So its first write ends the reads and starts BEGIN IMMEDIATE: the write waits its turn
@@ -22,9 +30,10 @@ instead, as it did with sqlite3's own BEGIN (sent only before a write).
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
-from flask import Flask, has_request_context, request
+from flask import Flask, g, has_request_context, request
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
@@ -35,6 +44,8 @@ READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "SAVEPOINT", "CREATE", "DROP", "ALTER")
 # connection.info key: False while the transaction only reads, True once it holds the lock.
 _WRITING = "scorekeeper_sqlite_writing"
+# connection.info key: True while this connection holds the process's writer lock.
+_HOLDS = "scorekeeper_sqlite_writer_lock"
 
 
 def begins_immediate(connection: Connection) -> bool:
@@ -43,12 +54,26 @@ def begins_immediate(connection: Connection) -> bool:
     snapshot, read beside the request's own transaction, must not wait for its lock)."""
     if connection.get_execution_options().get("read_only"):
         return False
-    return has_request_context() and request.method not in READ_METHODS
+    return (
+        has_request_context()
+        and request.method not in READ_METHODS
+        and not g.get("sqlite_write_committed")
+    )
 
 
 def configure_engine(engine: Engine, busy_timeout: float) -> None:
     """Listen on a SQLite engine: WAL and busy_timeout on each connection, our own BEGIN."""
     timeout_ms = max(0, int(busy_timeout * 1000))
+    writer_lock = threading.Lock()
+
+    def take_writer_lock(info: dict[str, Any]) -> None:
+        # Past the busy timeout, BEGIN IMMEDIATE goes on anyway and SQLite says it is locked.
+        if not info.get(_HOLDS) and writer_lock.acquire(timeout=max(busy_timeout, 0.001)):
+            info[_HOLDS] = True
+
+    def drop_writer_lock(info: dict[str, Any]) -> None:
+        if info.pop(_HOLDS, False):
+            writer_lock.release()
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
@@ -66,6 +91,7 @@ def configure_engine(engine: Engine, busy_timeout: float) -> None:
         immediate = begins_immediate(connection)
         connection.info[_WRITING] = immediate
         if immediate:
+            take_writer_lock(connection.info)
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         elif has_request_context() or connection.get_execution_options().get("read_only"):
             connection.exec_driver_sql("BEGIN")
@@ -78,7 +104,23 @@ def configure_engine(engine: Engine, busy_timeout: float) -> None:
             connection.info[_WRITING] = True
             if cursor.connection.in_transaction:
                 cursor.execute("COMMIT")  # only reads so far: nothing is lost
+            take_writer_lock(connection.info)
             cursor.execute("BEGIN IMMEDIATE")
+
+    @event.listens_for(engine, "commit")
+    def _commit(connection: Connection) -> None:
+        if connection.info.get(_WRITING) and has_request_context():
+            g.sqlite_write_committed = True
+        drop_writer_lock(connection.info)
+
+    @event.listens_for(engine, "rollback")
+    def _rollback(connection: Connection) -> None:
+        drop_writer_lock(connection.info)
+
+    # A connection returned to the pool mid-transaction is rolled back without the events above.
+    @event.listens_for(engine, "checkin")
+    def _checkin(_dbapi_connection: Any, record: Any) -> None:
+        drop_writer_lock(record.info)
 
 
 def init_app(app: Flask) -> None:

@@ -1,18 +1,30 @@
 """App-wide error handlers: an HTML page for people, JSON for /api/ and JSON-only clients."""
 
-from flask import Blueprint, jsonify, make_response, render_template, request
+import sys
+
+from flask import Blueprint, current_app, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
 from scorekeeper import limits
 from scorekeeper.extensions import db
+from scorekeeper.services.games import Busy
 
 bp = Blueprint("errors", __name__)
 
 HANDLED_CODES = (400, 403, 404, 405, 413, 422, 429, 500, 503)
+# Seconds a client is asked to wait before sending again when the database is busy.
+RETRY_AFTER = 1
+# PostgreSQL: deadlock_detected, serialization_failure, lock_not_available. The request gave way
+# to another; sent again it will most likely go through.
+BUSY_SQLSTATES = frozenset({"40P01", "40001", "55P03"})
+# SQLite: the write lock stayed taken past the busy timeout.
+BUSY_SQLITE_MESSAGES = ("database is locked", "database table is locked")
 
 
 def error_message(code: int) -> str:
@@ -28,6 +40,11 @@ def error_message(code: int) -> str:
         500: _("Something went wrong on our side. Your scores are safe; please try again."),
         503: _("The server is busy right now. Nothing was lost; please try again shortly."),
     }
+    if code == 503 and request.method not in ("GET", "HEAD", "OPTIONS"):
+        return _(
+            "Too many scores are being saved right now, so this was not saved. "
+            "Wait a moment and send it again."
+        )
     return messages.get(code, _("Something went wrong."))
 
 
@@ -75,3 +92,30 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
 
 for _code in HANDLED_CODES:
     bp.app_errorhandler(_code)(handle_http_error)
+
+
+def busy_database(error: BaseException) -> bool:
+    """True for a database error that only says "busy, try again": a lost deadlock or
+    serialization check, a lock not granted in time, no free connection in the pool."""
+    if isinstance(error, Busy | PoolTimeout):
+        return True
+    if not isinstance(error, DBAPIError):
+        return False
+    if getattr(error.orig, "sqlstate", None) in BUSY_SQLSTATES:
+        return True
+    return any(text in str(error.orig).lower() for text in BUSY_SQLITE_MESSAGES)
+
+
+def handle_database_error(error: Exception) -> ResponseReturnValue:
+    """503 with Retry-After when the database is only busy; any other database error is a 500
+    (logged as Flask logs an unhandled one)."""
+    if not busy_database(error):
+        current_app.log_exception(sys.exc_info())
+        return handle_http_error(InternalServerError(original_exception=error))
+    current_app.logger.warning("database busy, answered 503: %s", error)
+    busy = ServiceUnavailable(retry_after=RETRY_AFTER)
+    return handle_http_error(busy)
+
+
+for _error in (Busy, DBAPIError, PoolTimeout):
+    bp.app_errorhandler(_error)(handle_database_error)

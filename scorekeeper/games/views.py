@@ -199,6 +199,9 @@ def record_round(game_id: int) -> ResponseReturnValue:
     except game_service.GameOver:
         flash(_("The game is over: no more rounds can be recorded."), "error")
         return redirect(url_for("games.detail", game_id=game.id))
+    except game_service.Busy:
+        page, _status = _render_game(game, access, form=form, general=[_busy()], status=503)
+        return page, 503, {"Retry-After": str(game_service.Busy.retry_after)}
     except game_service.StaleGame:
         game = game_service.game_row(game_id)
         fresh = snapshot_of(game).state
@@ -249,6 +252,9 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
             confirm=bool(form.confirm.data),
             device=current_device(),
         )
+    except game_service.Busy:
+        page, _status = _render_edit(game, snapshot, number, form, general=[_busy()])
+        return page, 503, {"Retry-After": str(game_service.Busy.retry_after)}
     except game_service.StaleGame:
         game = game_service.game_row(game_id)
         snapshot = snapshot_of(game)
@@ -274,6 +280,14 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
     form.confirm.data = False
     return _render_edit(
         game, snapshot, number, form, general=general, warnings=warnings, status=422
+    )
+
+
+def _busy() -> str:
+    """The message when the database stayed busy: nothing saved, what was typed kept."""
+    return _(
+        "Too many scores are being saved right now, so this round was not saved. "
+        "What you typed is still below: wait a moment and save again."
     )
 
 

@@ -33,6 +33,7 @@ from scorekeeper.services.games.reads import (
     load_game,
 )
 from scorekeeper.services.games.snapshot import JOINED_LATE, Snapshot, snapshot_of, state_of
+from scorekeeper.services.games.unit import Busy
 from scorekeeper.services.games.versions import StaleGame
 from scorekeeper.services.games.writes import (
     GameOver,
@@ -49,6 +50,7 @@ from scorekeeper.services.games.writes import (
 )
 
 __all__ = [
+    "Busy",
     "JOINED_LATE",
     "DeviceGameLine",
     "GameOver",

@@ -18,6 +18,7 @@ from scorekeeper.services.games import mapping
 from scorekeeper.services.games import snapshot as snapshots
 from scorekeeper.services.games.snapshot import JOINED_LATE, Snapshot
 from scorekeeper.services.games.unit import commit, current, unit_of_work
+from scorekeeper.services.games.versions import StaleGame
 
 
 @unit_of_work
@@ -65,6 +66,8 @@ def join_late(
     rounds = db.session.scalars(
         select(Round).where(Round.game_id == game.id).order_by(Round.number)
     ).all()
+    if [row.number for row in rounds] != list(snapshot.numbers):
+        raise StaleGame(game)  # rounds saved or undone since the snapshot (PostgreSQL)
     db.session.add_all(
         Hand(round_id=row.id, seat=seat, pips=0, penalty=0, score=score, late=True)
         for row, score in zip(rounds, scores, strict=True)

@@ -4,6 +4,10 @@ Every score comes from `scorekeeper.core`; these functions store what the core d
 the history. Each reads the game as it stands from its snapshot, checks the change with the
 core, writes it pinned to the version it read (versions.py: another phone's change in between
 raises StaleGame, nothing is saved) and commits or rolls back.
+
+Under contention on PostgreSQL a write can still lose a deadlock or a serialization check (the
+server picks a victim): `unit_of_work` runs it again, a few times, from a fresh read; past that
+it raises Busy, which the views answer with 503 and Retry-After (nothing saved, nothing lost).
 """
 
 from __future__ import annotations
@@ -367,12 +371,18 @@ def end_game(game: Game, *, device: str | None = None) -> None:
 
 
 def _round_row(game: Game, number: int) -> Round:
-    """Round `number` of the game as an object, with its hands and penalties, to change it."""
-    return db.session.execute(
+    """Round `number` of the game as an object, with its hands and penalties, to change it.
+
+    Read in the write's own transaction, which on PostgreSQL sees commits made since the
+    snapshot: a round another phone undid meanwhile is a lost race (StaleGame), not an error."""
+    row = db.session.execute(
         select(Round)
         .where(Round.game_id == game.id, Round.number == number)
         .options(selectinload(Round.hands), selectinload(Round.penalties))
-    ).scalar_one()
+    ).scalar_one_or_none()
+    if row is None:
+        raise StaleGame(game, number)
+    return row
 
 
 def _finish_if_over(

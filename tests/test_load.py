@@ -1,0 +1,62 @@
+"""A short load run (bench/load.py) on each database: writers racing on shared games through
+gunicorn get no 5xx, and every acknowledged round is in the database exactly once.
+
+Latency is the benchmark's business (bench/results-load-*.json), not asserted here: this
+machine may be busy with other work.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+LOAD_FILE = Path(__file__).resolve().parent.parent / "bench" / "load.py"
+
+pytestmark = pytest.mark.load
+
+
+@pytest.fixture(scope="module")
+def load() -> ModuleType:
+    """bench/load.py, imported from its file (bench/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("bench_load", LOAD_FILE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    "database",
+    [
+        "sqlite",
+        pytest.param(
+            "postgres",
+            marks=pytest.mark.skipif(
+                not (shutil.which("initdb") and shutil.which("pg_ctl")),
+                reason="PostgreSQL's initdb/pg_ctl are not on this machine",
+            ),
+        ),
+    ],
+)
+def test_racing_writers_get_no_5xx_and_lose_nothing(load, database):
+    # 16 writers, 12 of them four to a game: every shared game sees real races.
+    settings = load.Settings(
+        db=database, writers=16, solo=4, share=4, readers=2, duration=12, warmup=2,
+        workers=2, threads=4, think=0.05,
+    )  # fmt: skip
+    result = load.run_on(settings)
+    assert result["responses_5xx"] == 0, result["statuses"]
+    assert result["client_errors"] == {}
+    assert result["round_saves"] > 20, result["statuses"]
+    # Races happened (someone's pinned write found the game moved) and were refused cleanly.
+    assert any(key.endswith((" 409", " 412")) for key in result["statuses"]), result["statuses"]
+    assert result["lost"] == 0
+    assert result["duplicated"] == 0
+    assert result["replay_inconsistent"] == 0
+    assert result["unacknowledged_versions"] == 0

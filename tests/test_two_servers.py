@@ -1,0 +1,173 @@
+"""Two app servers (separate gunicorn processes) on one PostgreSQL: what one saves, the other
+shows at once on every page of the game, and writes through both at once lose nothing.
+
+Each server keeps its own snapshot cache and its own chart files (docs/deploy.md): a round saved
+on one must still never leave the other serving an older game.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import secrets
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+LOAD_FILE = Path(__file__).resolve().parent.parent / "bench" / "load.py"
+
+pytestmark = [
+    pytest.mark.load,
+    pytest.mark.skipif(
+        not (shutil.which("initdb") and shutil.which("pg_ctl")),
+        reason="PostgreSQL's initdb/pg_ctl are not on this machine",
+    ),
+]
+
+
+def _load_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_load", LOAD_FILE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+load = _load_module()
+
+
+@pytest.fixture(scope="module")
+def servers():
+    """Two gunicorn servers, each with its own chart folder, on one fresh PostgreSQL database."""
+    scratch = Path(tempfile.mkdtemp(prefix="scorekeeper-two-"))
+    try:
+        with load.postgres_cluster() as url:
+            environ = load.server_environ(load.ROOT, url, scratch)
+            load.migrate(load.ROOT, environ)
+            bases = []
+            with (
+                load.gunicorn(
+                    str(load.ROOT),
+                    {**environ, "SCOREKEEPER_CHART_CACHE_DIR": str(scratch / "charts-a")},
+                    workers=1,
+                    threads=4,
+                    log=scratch / "a.log",
+                ) as first,
+                load.gunicorn(
+                    str(load.ROOT),
+                    {**environ, "SCOREKEEPER_CHART_CACHE_DIR": str(scratch / "charts-b")},
+                    workers=1,
+                    threads=4,
+                    log=scratch / "b.log",
+                ) as second,
+            ):
+                bases = [first, second]
+                yield bases, url
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def get(base: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict, bytes]:
+    return load.request(base, "GET", path, headers={"Accept": "*/*", **(headers or {})})
+
+
+def views(base: str, game: dict, device: str) -> dict[str, bytes]:
+    """Everything a phone sees of the game on this server: its page (the scorer's device),
+    the API answer, the share page, and the race chart's ETag."""
+    api = {"Authorization": f"Bearer {game['view_token']}"}
+    cookie = {"Cookie": f"sk_device={device}"}
+    seen = {}
+    for name, path, headers in [
+        ("page", f"/games/{game['id']}", cookie),
+        ("api", f"/api/v1/games/{game['id']}", api),
+        ("share", f"/s/{game['view_token']}", {}),
+        ("chart", f"/s/{game['view_token']}/chart/race.svg", {}),
+    ]:
+        status, answer, body = get(base, path, headers)
+        assert status == 200, (name, status)
+        seen[name] = answer["etag"].encode() if name == "chart" else body
+    return seen
+
+
+def record(base: str, game: dict, number: int, pips: dict[str, int]) -> None:
+    status, _, body = load.request(
+        base,
+        "POST",
+        f"/api/v1/games/{game['id']}/rounds",
+        {"number": number, "out": "Ana", "scores": pips, "confirm": True},
+        {"Authorization": f"Bearer {game['edit_token']}"},
+    )
+    assert status == 201, body
+
+
+def test_a_round_saved_on_one_server_shows_at_once_on_the_other(servers):
+    (first, second), _url = servers
+    status, _, body = load.request(
+        first, "POST", "/api/v1/games", {"players": ["Ana", "Ben", "Cy"]}
+    )
+    assert status == 201
+    game = json.loads(body)
+    # The scorer's phone (its device cookie) opens the edit link through the first server.
+    device = "two-servers-phone-" + secrets.token_urlsafe(12)
+    status, _, _ = get(first, f"/e/{game['edit_token']}", {"Cookie": f"sk_device={device}"})
+    assert status in (302, 303)
+
+    record(first, game, 1, {"Ben": 31, "Cy": 17})
+    # The second server sees round 1 and keeps what it worked out (snapshot, chart file).
+    before = views(second, game, device)
+    assert b"31" in before["share"] and b"17" in before["share"]
+    assert [r["number"] for r in json.loads(before["api"])["rounds"]] == [1]
+
+    record(first, game, 2, {"Ben": 83, "Cy": 59})
+    after = views(second, game, device)
+    assert [r["number"] for r in json.loads(after["api"])["rounds"]] == [1, 2]
+    for name in ("page", "share"):
+        page = after[name].decode()
+        assert "83" in page and "59" in page, name
+        # Totals after two rounds: Ben 31 + 83, Cy 17 + 59.
+        assert "114" in page and "76" in page, name
+    # The chart drawn for round 1 is not served again: the second server draws round 2's,
+    # the same chart the first server draws.
+    assert after["chart"] != before["chart"]
+    assert after["chart"] == views(first, game, device)["chart"]
+
+
+def test_writes_through_both_servers_at_once_lose_nothing(servers):
+    (first, second), url = servers
+    games = load.create_games(first, 3)
+    tally = load.Tally(measuring=True)
+    settings = load.Settings(think=0.02)
+    stop = time.monotonic() + 8
+    rng = random.Random(7)
+    # Four writers on each game, two through each server.
+    threads = [
+        threading.Thread(
+            target=load.writer,
+            args=(base, game, tally, settings, stop, rng.randrange(2**32)),
+        )
+        for game in games
+        for base in (first, second, first, second)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    statuses = dict(tally.statuses)
+    assert not [key for key in statuses if int(key.rsplit(" ", 1)[1]) >= 500], statuses
+    assert tally.errors == {}
+    assert statuses.get("record 201", 0) > 10, statuses
+    found = load.check(games, url)
+    assert found == {
+        "lost": 0,
+        "duplicated": 0,
+        "replay_inconsistent": 0,
+        "unacknowledged_versions": 0,
+    }
