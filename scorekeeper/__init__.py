@@ -40,7 +40,7 @@ def register_extensions(app: Flask) -> None:
     from flask_babel import get_locale
     from flask_babel import lazy_gettext as _l
 
-    from scorekeeper import devices, logs, models, security, sqlite  # noqa: F401  (models: tables)
+    from scorekeeper import devices, figures, logs, models, security, sqlite  # noqa: F401  (models: tables)
     from scorekeeper.extensions import babel, csrf, db, login_manager, migrate, select_locale
     from scorekeeper.i18n import install_template_gettext
     from scorekeeper.services.accounts import load_user
@@ -62,6 +62,7 @@ def register_extensions(app: Flask) -> None:
     login_manager.localize_callback = str
     babel.init_app(app, locale_selector=select_locale)
     install_template_gettext(app)
+    figures.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
 
 
