@@ -1,16 +1,20 @@
-"""How figures read on every page: one rounding rule (core.round_half_up), the reader's language.
+"""How figures and game dates read on every page, in the reader's language.
 
-Averages and points are rounded here, and only here, before Babel formats them (Babel alone
-would round half to even: 6.125 -> 6.12). Registered as template globals by create_app.
+Averages and points are rounded here, and only here, by the one rule (core.round_half_up),
+before Babel formats them (Babel alone would round half to even: 6.125 -> 6.12). A game is
+dated by the day it was played (a club night's date), with the time only when it was entered
+live. Registered as template globals by create_app.
 """
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from flask import Flask
-from flask_babel import format_decimal
+from flask_babel import format_date, format_datetime, format_decimal
 
 from scorekeeper import core
 
@@ -37,8 +41,21 @@ def season_figure(value: Figure | None, fixed: bool = False) -> str:
     return figure(value, 2, fixed=fixed, none="–")
 
 
+def played_when(game: Any) -> str:
+    """When a game (or a line with played_on and played_at) was played: '1/10/25' for a game
+    entered after the fact, '1/10/25, 7:05 PM' for one entered live."""
+    day: date = game.played_on
+    moment: datetime | None = game.played_at
+    if moment is not None and moment.date() == day:
+        return format_datetime(moment, "short")
+    return format_date(day, "short")
+
+
 def init_app(app: Flask) -> None:
-    """Make the figure formats available to every template."""
+    """Make the figure and date formats available to every template."""
     app.jinja_env.globals.update(
-        figure=figure, one_decimal=one_decimal, season_figure=season_figure
+        figure=figure,
+        one_decimal=one_decimal,
+        season_figure=season_figure,
+        played_when=played_when,
     )

@@ -246,6 +246,7 @@ def start_night(
                 season_id=night.season_id,
                 club_night_id=night.id,
                 table_number=number,
+                played_on=night.played_on,  # the night dates its tables
             )
         except core.RuleError as error:
             problems += [replace(p, field=f"table-{number}") for p in error.problems]

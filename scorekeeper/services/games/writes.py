@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import ParamSpec, TypeVar
 
 from sqlalchemy import select
@@ -78,18 +78,23 @@ def add_game(
     season_id: int | None = None,
     club_night_id: int | None = None,
     table_number: int | None = None,
+    played_on: date | None = None,
 ) -> Game:
     """create_game without the commit: for a use case that makes several games in one
     transaction (a club night's tables). The caller commits or rolls back.
 
     A club game gets `club_id` (the club's members see it, not the device) and, per seat, the
-    roster entry that player is (None for a guest)."""
+    roster entry that player is (None for a guest). `played_on`: the day it was played (a club
+    night's date, or a day given when it is entered after the fact; None: today)."""
     setup = core.new_game(players, rules, teams)
+    day, moment = when_played(played_on)
     game = Game(
         **mapping.rule_columns(setup.rules),
         created_by=device,
         club_id=club_id,
-        season_id=season_id if season_id is not None else season_on(club_id, utcnow().date()),
+        played_on=day,
+        played_at=moment,
+        season_id=season_id if season_id is not None else season_on(club_id, day),
         club_night_id=club_night_id,
         table_number=table_number,
     )
@@ -112,6 +117,15 @@ def add_game(
     if device and club_id is None:
         db.session.add(DeviceGame(device=device, game_id=game.id, can_edit=True))
     return game
+
+
+def when_played(day: date | None) -> tuple[date, datetime | None]:
+    """A game's played_on and played_at: the moment only when it is entered live (today, UTC);
+    a game entered after the fact keeps its day, with no made-up time."""
+    now = utcnow()
+    if day is None or day == now.date():
+        return now.date(), now
+    return day, None
 
 
 def season_on(club_id: int | None, day: date) -> int | None:
