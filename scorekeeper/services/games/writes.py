@@ -85,16 +85,21 @@ def add_game(
 
     A club game gets `club_id` (the club's members see it, not the device) and, per seat, the
     roster entry that player is (None for a guest). `played_on`: the day it was played (a club
-    night's date, or a day given when it is entered after the fact; None: today)."""
+    night's date, or a day given when it is entered after the fact; None: today). `season_id`:
+    None files it by its day; another season than its day's is a choice by hand (it then
+    counts in that season only, see services.seasons)."""
     setup = core.new_game(players, rules, teams)
     day, moment = when_played(played_on)
+    by_date = season_on(club_id, day)
     game = Game(
         **mapping.rule_columns(setup.rules),
         created_by=device,
         club_id=club_id,
         played_on=day,
         played_at=moment,
-        season_id=season_id if season_id is not None else season_on(club_id, day),
+        season_id=season_id if season_id is not None else by_date,
+        # A season other than the one its day gives was chosen by hand: it counts there only.
+        season_by_hand=season_id is not None and season_id != by_date,
         club_night_id=club_night_id,
         table_number=table_number,
     )
