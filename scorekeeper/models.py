@@ -60,7 +60,7 @@ class Game(db.Model):
     # when a game is entered after the fact) and, only when it was entered live, the moment
     # (UTC). Every list, month, chart and export dates a game by these, never by created_at.
     played_on: Mapped[date] = mapped_column(default=lambda: utcnow().date(), index=True)
-    played_at: Mapped[datetime | None] = mapped_column(default=utcnow)
+    played_at: Mapped[datetime | None]
     game_type: Mapped[str] = mapped_column(String(20), default="mexican_train")
     set_size: Mapped[int] = mapped_column(default=12)
     blank_scoring: Mapped[str] = mapped_column(String(20), default="face")

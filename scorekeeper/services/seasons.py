@@ -90,6 +90,17 @@ def counts_in(season: Season) -> ColumnElement[bool]:
     )
 
 
+def seasons_counting(game: Game, seasons: Sequence[Season]) -> list[Season]:
+    """Of `seasons`, those that count this game (counts_in, in Python: for a list of games)."""
+    if game.season_by_hand:
+        return [season for season in seasons if season.id == game.season_id]
+    return [
+        season
+        for season in seasons
+        if season.club_id == game.club_id and season.starts_on <= game.played_on <= season.ends_on
+    ]
+
+
 def season_on(club: Club, day: date) -> Season | None:
     """The season a game played on `day` belongs to (the latest-starting one if they overlap)."""
     return db.session.execute(

@@ -10,9 +10,9 @@ from scorekeeper.core import (
     RuleError,
     SeasonMethod,
     late_scores,
-    round_half_up,
     parse_points_table,
     placement_points,
+    round_half_up,
     season_standings,
 )
 
