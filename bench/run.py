@@ -223,6 +223,8 @@ def write_in_bulk(plans: Sequence[GamePlan]) -> list[int]:
         game = {
             "created_at": at,
             "updated_at": at,
+            "played_on": at.date(),  # as the services date a game entered live
+            "played_at": at,
             **game_service.rule_columns(setup.rules),
             "ended_early": False,
             "finished_at": None,

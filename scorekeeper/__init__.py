@@ -44,6 +44,7 @@ def register_extensions(app: Flask) -> None:
         compression,
         converters,
         devices,
+        figures,
         limits,
         logs,
         models,
@@ -74,6 +75,7 @@ def register_extensions(app: Flask) -> None:
     login_manager.localize_callback = str
     babel.init_app(app, locale_selector=select_locale)
     install_template_gettext(app)
+    figures.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
 
 

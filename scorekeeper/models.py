@@ -56,6 +56,11 @@ class Game(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # When the game was played: the day (a club night's date for its tables, or the day given
+    # when a game is entered after the fact) and, only when it was entered live, the moment
+    # (UTC). Every list, month, chart and export dates a game by these, never by created_at.
+    played_on: Mapped[date] = mapped_column(default=lambda: utcnow().date(), index=True)
+    played_at: Mapped[datetime | None]
     game_type: Mapped[str] = mapped_column(String(20), default="mexican_train")
     set_size: Mapped[int] = mapped_column(default=12)
     blank_scoring: Mapped[str] = mapped_column(String(20), default="face")
@@ -78,11 +83,14 @@ class Game(db.Model):
     club_id: Mapped[int | None] = mapped_column(
         ForeignKey("clubs.id", ondelete="CASCADE"), index=True
     )
-    # The season a club game counts for (set from its date, can be moved), its club night and
-    # the table it was played at that night.
+    # The season a club game is filed under (the latest-starting one covering its date) and
+    # whether it was moved there by hand. A game counts in every season whose dates cover
+    # played_on, unless it was moved by hand: then in that season only (docs/decisions.md).
     season_id: Mapped[int | None] = mapped_column(
         ForeignKey("seasons.id", ondelete="SET NULL"), index=True
     )
+    season_by_hand: Mapped[bool] = mapped_column(default=False)
+    # Its club night and the table it was played at that night.
     club_night_id: Mapped[int | None] = mapped_column(
         ForeignKey("club_nights.id", ondelete="SET NULL"), index=True
     )

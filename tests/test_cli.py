@@ -102,7 +102,9 @@ def test_export_club_writes_csv_to_a_file(runner, club_id, tmp_path):
     result = runner.invoke(args=["export-club", str(club_id), "--format", "csv", "-o", str(out)])
     assert result.exit_code == 0, result.output
     data = out.read_bytes()
-    assert data.startswith(b"club,game_id,game_date,game_type,round,engine,player,")
+    assert data.startswith(
+        b"club,game_id,game_date,night,table,season,game_type,round,engine,player,"
+    )
     rows = list(csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")))
     assert [(r["club"], r["player"], r["roster_name"], r["score"]) for r in rows] == [
         ("Café Trains", "Ana", "Ana", "0"),

@@ -92,3 +92,68 @@ def test_a_game_survives_a_round_trip_through_the_club_migration(tmp_path):
         db.session.expire_all()
         assert [p.name for p in game_service.load_game(game_id).players] == ["Ana", "Ben"]
         db.engine.dispose()
+
+
+def test_0005_dates_games_by_their_night_and_finds_the_games_moved_by_hand(tmp_path):
+    """Games already played get their day (a night's table: the night's; another game: the day
+    it was created); a game filed outside its date's season was moved by hand; zero rounds
+    stop counting a late arrival's missed rounds scored 0 (RULES.md section 10)."""
+    import itertools
+    from datetime import date, datetime
+
+    import sqlalchemy as sa
+
+    from scorekeeper.models import Game, Player
+
+    app = make_app(tmp_path / "0004.sqlite")
+    counter = itertools.count()
+    with app.app_context():
+        flask_migrate.upgrade(revision="0004_user_sessions")
+        meta = sa.MetaData()
+        meta.reflect(db.engine)
+
+        def filler(column):
+            kind = column.type.python_type
+            if kind is bool:
+                return False
+            if kind is int:
+                return 0
+            if kind is datetime:
+                return datetime(2026, 11, 23, 12, 0)
+            if kind is date:
+                return date(2026, 11, 23)
+            return f"x{next(counter)}"
+
+        def insert(connection, table, **values):
+            columns = meta.tables[table].columns
+            row = {
+                c.name: filler(c)
+                for c in columns
+                if not c.nullable and not c.primary_key and c.name not in values
+            }
+            connection.execute(meta.tables[table].insert().values(**row, **values))
+
+        typed = datetime(2026, 11, 23, 12, 54)
+        with db.engine.begin() as connection:
+            insert(connection, "clubs", id=1)
+            insert(connection, "seasons", id=1, club_id=1, starts_on=date(2025, 1, 1),
+                   ends_on=date(2025, 6, 30))  # fmt: skip
+            insert(connection, "seasons", id=2, club_id=1, starts_on=date(2026, 1, 1),
+                   ends_on=date(2026, 12, 31))  # fmt: skip
+            insert(connection, "club_nights", id=1, club_id=1, season_id=1,
+                   played_on=date(2025, 1, 10))  # fmt: skip
+            # 1: a night's table typed in 2026; 2: a game of today, moved to season 1 by hand.
+            insert(connection, "games", id=1, club_id=1, season_id=1, club_night_id=1,
+                   created_at=typed, finished_at=typed)  # fmt: skip
+            insert(connection, "games", id=2, club_id=1, season_id=1, created_at=typed)
+            insert(connection, "players", id=1, game_id=1, seat=0, name="Cy", zero_rounds=3)
+            insert(connection, "rounds", id=1, game_id=1, number=1)
+            insert(connection, "rounds", id=2, game_id=1, number=2)
+            for round_id in (1, 2):
+                insert(connection, "hands", round_id=round_id, seat=0, pips=0, score=0, late=True)
+        flask_migrate.upgrade()
+        night_game, moved = db.session.get(Game, 1), db.session.get(Game, 2)
+        assert (night_game.played_on, night_game.played_at) == (date(2025, 1, 10), None)
+        assert (moved.played_on, moved.played_at) == (date(2026, 11, 23), typed)
+        assert (night_game.season_by_hand, moved.season_by_hand) == (False, True)
+        assert db.session.get(Player, 1).zero_rounds == 1

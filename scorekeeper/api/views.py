@@ -470,8 +470,11 @@ def edit_round(game_id: int, number: int) -> Response:
     except game_service.StaleGame:
         raise _stale(game_id, precondition=expected is not None) from None
     _saved_or_raise(outcome)
-    assert outcome.check.result is not None
-    return _with_game(serialise.round_dict(number, outcome.check.result), found)
+    # The round as stored, read back: it includes the late arrivals' hands the edit scored
+    # again (outcome.check.result holds only the hands of those who played it).
+    stored = game_service.snapshot_of(found).result(number)
+    assert stored is not None
+    return _with_game(serialise.round_dict(number, stored), found)
 
 
 @bp.delete(f"/games/{GAME}/rounds/{ROUND}")

@@ -5,10 +5,12 @@ Forms only read what was typed; what a club allows is checked by services.clubs 
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, SelectChoice, SelectField, StringField, SubmitField
-from wtforms.validators import Length
+from wtforms import BooleanField, DateField, SelectChoice, SelectField, StringField, SubmitField
+from wtforms.validators import Length, Optional, ValidationError
 
 from scorekeeper import core
 from scorekeeper.forms import SetupForm, optional_id
@@ -146,7 +148,17 @@ class MergeForm(FlaskForm):
 
 class ClubSetupForm(SetupForm):
     """The game setup screen inside a club: the club's default rules are prefilled; each name
-    typed is a roster player when it matches one (the page offers them), else a guest."""
+    typed is a roster player when it matches one (the page offers them), else a guest.
+
+    `played_on`: left empty for a game played now; a game entered after the fact is given the
+    day it was played, which dates it in every list and season."""
+
+    played_on = DateField(_l("Played on"), validators=[Optional()])
+
+    def validate_played_on(self, field: DateField) -> None:
+        # A day ahead of UTC is still today somewhere; later than that is a typing slip.
+        if field.data is not None and field.data > date.today() + timedelta(days=1):
+            raise ValidationError(_l("A game cannot be played in the future: check the date."))
 
     @classmethod
     def for_club(cls, rules: core.GameRules) -> ClubSetupForm:

@@ -531,7 +531,12 @@ def new_game(club_id: int) -> ResponseReturnValue:
         return _render_setup(club, role, form, status=422)
     try:
         game = club_game_service.create_club_game(
-            club, form.player_names(), form.rules(), form.teams(), device=current_device()
+            club,
+            form.player_names(),
+            form.rules(),
+            form.teams(),
+            device=current_device(),
+            played_on=form.played_on.data,
         )
     except core.RuleError as error:
         return _render_setup(club, role, form, form.show_problems(error.problems), 422)

@@ -5,8 +5,9 @@ rule. See RULES.md for the spec each function implements.
 """
 
 from .engines import engine_of, engines, opener
-from .game import GameState, game_state, round_scores, team_scores
+from .game import GameState, game_state, missed_rounds, round_scores, team_scores
 from .problems import N_, Problem, RuleError
+from .rounding import round_half_up
 from .rounds import (
     HandEntry,
     HandResult,
@@ -123,12 +124,14 @@ __all__ = [
     "hand_size_choices",
     "hand_value",
     "lowest_nonzero",
+    "missed_rounds",
     "most_in_hands",
     "new_game",
     "opener",
     "parse_points",
     "parse_tile",
     "recommend",
+    "round_half_up",
     "round_scores",
     "running_totals",
     "set_pips",

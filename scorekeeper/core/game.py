@@ -31,6 +31,16 @@ def round_scores(game: GameSetup, results: Sequence[RoundResult]) -> dict[str, l
     return {player: [result.score(player) for result in results] for player in game.players}
 
 
+def missed_rounds(game: GameSetup, results: Sequence[RoundResult]) -> dict[str, set[int]]:
+    """Each late arrival's missed rounds, as indexes into `results` (RULES.md section 10)."""
+    missed: dict[str, set[int]] = {}
+    for index, result in enumerate(results):
+        for hand in result.hands:
+            if hand.missed:
+                missed.setdefault(hand.player, set()).add(index)
+    return missed
+
+
 def team_scores(game: GameSetup, results: Sequence[RoundResult]) -> dict[str, list[int]]:
     """Each team's round scores (RULES.md section 6)."""
     return {
@@ -45,7 +55,11 @@ def game_state(
     """Everything that follows from a game's rounds so far."""
     schedule = engines(game.rules)
     played = len(results)
-    player_lines = standings(round_scores(game, results), higher_wins=game.is_draw)
+    player_lines = standings(
+        round_scores(game, results),
+        higher_wins=game.is_draw,
+        missed=missed_rounds(game, results),
+    )
     team_lines = standings(team_scores(game, results)) if game.teams else []
     if game.is_draw:
         reached = [line for line in player_lines if line.total >= game.rules.target]

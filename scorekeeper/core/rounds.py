@@ -73,7 +73,10 @@ class Penalty:
 
 @dataclass(frozen=True)
 class HandResult:
-    """One player's line of the round: pips in hand, penalties, and the round score."""
+    """One player's line of the round: pips in hand, penalties, and the round score.
+
+    `missed`: a late arrival's round, scored by the club's rule (RULES.md section 10): it never
+    counts as a zero round."""
 
     player: str
     pips: int
@@ -81,6 +84,7 @@ class HandResult:
     score: int
     went_out: bool
     tiles: tuple[Tile, ...] | None = None
+    missed: bool = False
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from .problems import N_, Problem, RuleError
+from .rounding import round_half_up
 
 
 class SeasonMethod(StrEnum):
@@ -170,7 +171,8 @@ def season_standings(
 def late_scores(rule: LateRule, others: Sequence[Sequence[int]]) -> list[int]:
     """What a late arrival scores for each round they missed, from the others' round scores.
 
-    `others[r]` holds the scores of the players who played round r. Averages round half up.
+    `others[r]` holds the scores of the players who played round r. Averages round half up
+    (the one rounding rule, core.round_half_up).
     """
     scores = []
     for round_scores in others:
@@ -180,5 +182,5 @@ def late_scores(rule: LateRule, others: Sequence[Sequence[int]]) -> list[int]:
             scores.append(max(round_scores))
         else:
             average = Fraction(sum(round_scores), len(round_scores))
-            scores.append(int(average + Fraction(1, 2)))
+            scores.append(int(round_half_up(average)))
     return scores

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import accumulate
@@ -41,9 +41,10 @@ def running_totals(rounds: Sequence[int]) -> list[int]:
     return list(accumulate(rounds))
 
 
-def zero_rounds(rounds: Sequence[int]) -> int:
-    """How many rounds scored 0: the first tie-breaker."""
-    return sum(1 for score in rounds if score == 0)
+def zero_rounds(rounds: Sequence[int], missed: Collection[int] = ()) -> int:
+    """How many rounds scored 0: the first tie-breaker. `missed`: the indexes of rounds a late
+    arrival missed, which never count, whatever they scored (RULES.md section 10)."""
+    return sum(1 for index, score in enumerate(rounds) if score == 0 and index not in missed)
 
 
 def lowest_nonzero(rounds: Sequence[int]) -> int | None:
@@ -51,27 +52,28 @@ def lowest_nonzero(rounds: Sequence[int]) -> int | None:
     return min((score for score in rounds if score != 0), default=None)
 
 
-def _tie_key(rounds: Sequence[int]) -> tuple[int, float]:
-    low = lowest_nonzero(rounds)
-    return (-zero_rounds(rounds), float("inf") if low is None else low)
-
-
 def standings(
-    round_scores: Mapping[str, Sequence[int]], *, higher_wins: bool = False
+    round_scores: Mapping[str, Sequence[int]],
+    *,
+    higher_wins: bool = False,
+    missed: Mapping[str, Collection[int]] | None = None,
 ) -> list[Standing]:
     """Rank players by total (lowest first, or highest for the draw game) with the tie-breakers.
 
     Mexican Train ties go to most zero rounds, then lowest non-zero round; still tied players
     share the place and the next place counts everyone ahead (1, 1, 3). The draw game has no
-    tie-breaker: equal totals share the place.
+    tie-breaker: equal totals share the place. `missed`: per player, the indexes of the rounds
+    they missed as late arrivals (never zero rounds, RULES.md section 10).
     """
     names = list(round_scores)
+    zeros = {name: zero_rounds(round_scores[name], (missed or {}).get(name, ())) for name in names}
 
     def key(name: str) -> tuple[float, ...]:
         rounds = round_scores[name]
         if higher_wins:
             return (-total(rounds),)
-        return (total(rounds), *_tie_key(rounds))
+        low = lowest_nonzero(rounds)
+        return (total(rounds), -zeros[name], float("inf") if low is None else low)
 
     keys = {name: key(name) for name in names}  # each player's key worked out once
     ordered = sorted(names, key=keys.__getitem__)
@@ -86,9 +88,9 @@ def standings(
                 shared=len(same_key) > 1,
                 name=name,
                 total=total(rounds),
-                zero_rounds=zero_rounds(rounds),
+                zero_rounds=zeros[name],
                 lowest_nonzero=lowest_nonzero(rounds),
-                decided_by=_decided_by(name, round_scores, higher_wins),
+                decided_by=_decided_by(name, round_scores, zeros, higher_wins),
                 rounds=tuple(rounds),
             )
         )
@@ -96,7 +98,10 @@ def standings(
 
 
 def _decided_by(
-    name: str, round_scores: Mapping[str, Sequence[int]], higher_wins: bool
+    name: str,
+    round_scores: Mapping[str, Sequence[int]],
+    zeros: Mapping[str, int],
+    higher_wins: bool,
 ) -> DecidedBy:
     rounds = round_scores[name]
     level = [other for other in round_scores if total(round_scores[other]) == total(rounds)]
@@ -104,10 +109,10 @@ def _decided_by(
         return DecidedBy.TOTAL
     if higher_wins:
         return DecidedBy.SHARED
-    zeros = [o for o in level if zero_rounds(round_scores[o]) == zero_rounds(rounds)]
-    if len(zeros) == 1:
+    same_zeros = [o for o in level if zeros[o] == zeros[name]]
+    if len(same_zeros) == 1:
         return DecidedBy.ZERO_ROUNDS
-    lows = [o for o in zeros if lowest_nonzero(round_scores[o]) == lowest_nonzero(rounds)]
+    lows = [o for o in same_zeros if lowest_nonzero(round_scores[o]) == lowest_nonzero(rounds)]
     if len(lows) == 1:
         return DecidedBy.LOWEST_NONZERO
     return DecidedBy.SHARED

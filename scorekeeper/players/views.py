@@ -12,7 +12,7 @@ from datetime import date
 from babel.dates import format_skeleton
 from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_decimal, get_locale
+from flask_babel import get_locale
 
 from scorekeeper.access import club_for
 from scorekeeper.charts import player as player_chart
@@ -48,11 +48,6 @@ def month_labels(points: list[player_service.MonthPoint]) -> list[str]:
     return [format_skeleton("yMMM", date(p.year, p.month, 1), locale=locale) for p in points]
 
 
-def one_decimal(value: float | None) -> str:
-    """12.3 in the reader's language; a dash when there is nothing to show."""
-    return "—" if value is None else format_decimal(value, "#,##0.0")
-
-
 @bp.get("/clubs/<id:club_id>/players/<id:entry_id>")
 def detail(club_id: int, entry_id: int) -> ResponseReturnValue:
     """A roster entry's page: record, best and worst game, last games, chart, opponent form."""
@@ -76,7 +71,6 @@ def detail(club_id: int, entry_id: int) -> ResponseReturnValue:
         points=list(zip(labels, points, strict=True)),
         chart_key=player_chart.chart_key(points, labels) if points else None,
         form=form,
-        one_decimal=one_decimal,
     )
 
 
@@ -130,7 +124,6 @@ def versus(club_id: int, a: int, b: int) -> ResponseReturnValue:
         b=entry_b,
         h2h=player_service.head_to_head(club, entry_a.id, entry_b.id),
         form=form,
-        one_decimal=one_decimal,
     )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
@@ -37,7 +38,7 @@ def games_of_club(club: Club, limit: int = 200) -> list[ClubGame]:
     games = db.session.execute(
         select(Game)
         .where(Game.club_id == club.id)
-        .order_by(Game.created_at.desc(), Game.id.desc())
+        .order_by(Game.played_on.desc(), Game.id.desc())
         .limit(limit)
         .options(selectinload(Game.players))
     ).scalars()
@@ -69,9 +70,12 @@ def create_club_game(
     teams: Sequence[Sequence[str]] = (),
     *,
     device: str | None = None,
+    played_on: date | None = None,
 ) -> Game:
     """A club game: a name matching an active roster player (any case) is that player, spelt as
-    the roster has it; any other name is a guest. Raises core.RuleError like create_game."""
+    the roster has it; any other name is a guest. Raises core.RuleError like create_game.
+    `played_on`: the day a game entered after the fact was played (None: now); it is dated and
+    filed under a season by that day."""
     by_name = {entry.display_name.casefold(): entry for entry in roster_service.active_roster(club)}
     names: list[str] = []
     roster_ids: list[int | None] = []
@@ -83,7 +87,13 @@ def create_club_game(
     spelt = {name.casefold(): name for name in names}
     teams = [[spelt.get(core.clean_name(m).casefold(), m) for m in team] for team in teams]
     return game_service.create_game(
-        names, rules, teams, device=device, club_id=club.id, roster_ids=roster_ids
+        names,
+        rules,
+        teams,
+        device=device,
+        club_id=club.id,
+        roster_ids=roster_ids,
+        played_on=played_on,
     )
 
 

@@ -9,13 +9,20 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 
-from scorekeeper.models import Penalty, RosterPlayer
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import ClubNight, Penalty, RosterPlayer
 from scorekeeper.services.export_json import club_games, club_roster, load_club
+from scorekeeper.services.seasons import seasons_counting, seasons_of
 
 CSV_HEADER = (
     "club",
     "game_id",
     "game_date",
+    "night",
+    "table",
+    "season",
     "game_type",
     "round",
     "engine",
@@ -28,6 +35,7 @@ CSV_HEADER = (
     "score",
     "went_out",
     "blocked",
+    "late",
 )
 
 
@@ -55,16 +63,33 @@ def _current_names(roster: Sequence[RosterPlayer]) -> dict[int, str]:
     return names
 
 
+def _night_label(night: ClubNight) -> str:
+    """A club night as a spreadsheet reads it: its name, or its date when it has none."""
+    return _spreadsheet_safe(night.name) if night.name else night.played_on.isoformat()
+
+
 def export_club_csv(club_id: int) -> str:
-    """One row per player per round of every club game, with a header; LookupError if unknown."""
+    """One row per player per round of every club game, with a header; LookupError if unknown.
+
+    game_date is the day the game was played (its club night's date); season names every
+    season that counts the game ("; " between them); late says a late arrival's missed round
+    (scored by the club's late rule, never a zero round)."""
     club = load_club(club_id)
     names = _current_names(club_roster(club_id))
+    nights = {
+        night.id: _night_label(night)
+        for night in db.session.scalars(select(ClubNight).where(ClubNight.club_id == club_id))
+    }
+    seasons = sorted(seasons_of(club), key=lambda season: (season.starts_on, season.id))
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
     club_name = _spreadsheet_safe(club.name)
     for game in club_games(club_id):
         seats = {player.seat: player for player in game.players}
+        season_names = "; ".join(
+            _spreadsheet_safe(season.name) for season in seasons_counting(game, seasons)
+        )
         for row in game.round_rows:
             for hand in row.hands:
                 player = seats.get(hand.seat)
@@ -73,7 +98,10 @@ def export_club_csv(club_id: int) -> str:
                     (
                         club_name,
                         game.id,
-                        game.created_at.date().isoformat(),
+                        game.played_on.isoformat(),
+                        nights.get(game.club_night_id, "") if game.club_night_id else "",
+                        game.table_number or "",
+                        season_names,
                         game.game_type,
                         row.number,
                         f"{row.engine}-{row.engine}" if row.engine is not None else "",
@@ -86,6 +114,7 @@ def export_club_csv(club_id: int) -> str:
                         hand.score,
                         "yes" if hand.went_out else "no",
                         "yes" if row.blocked else "no",
+                        "yes" if hand.late else "no",
                     )
                 )
     return out.getvalue()

@@ -226,6 +226,9 @@ def _game_json(game: Game, refs: Refs, changes: Sequence[Change]) -> dict[str, A
     return {
         "created_at": _iso(game.created_at),
         "updated_at": _iso(game.updated_at),
+        "played_on": game.played_on.isoformat(),
+        "played_at": _iso(game.played_at),
+        "season_by_hand": game.season_by_hand,
         "rules": {
             "game_type": game.game_type,
             "set_size": game.set_size,

@@ -191,6 +191,10 @@ SCHEMA: dict[str, Any] = _record(
                 {
                     "created_at": _when(),
                     "updated_at": _when(),
+                    # Added after version 1 first shipped: optional (see importer._dates).
+                    "played_on": _DAY,
+                    "played_at": _when(optional=True),
+                    "season_by_hand": _FLAG,
                     "rules": _record(
                         {
                             "game_type": _text(20, choices=_values(core.GameType)),
@@ -285,6 +289,10 @@ SCHEMA: dict[str, Any] = _record(
         ),
     }
 )
+# A file exported before games carried the day they were played has none of these three.
+GAME_DATE_FIELDS = ("played_on", "played_at", "season_by_hand")
+_GAME = SCHEMA["properties"]["games"]["items"]
+_GAME["required"] = [key for key in _GAME["required"] if key not in GAME_DATE_FIELDS]
 
 
 # The validator -----------------------------------------------------------------------------

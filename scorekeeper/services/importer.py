@@ -165,6 +165,15 @@ def _columns(entry: Mapping[str, Any], *other: str) -> dict[str, Any]:
     return {key: value for key, value in entry.items() if key not in other}
 
 
+def _date_older_game(game: Game) -> None:
+    """A game from a file made before games carried their day: dated as migration
+    0005_game_played_on dates existing games (its night's day, or the day it was created)."""
+    night = db.session.get(ClubNight, game.club_night_id) if game.club_night_id else None
+    game.played_on = night.played_on if night is not None else game.created_at.date()
+    game.played_at = game.created_at if game.created_at.date() == game.played_on else None
+    game.season_by_hand = False
+
+
 def _import_game(doc_game: Mapping[str, Any], club: Club, refs: Refs, index: int) -> Game:
     """One game with its players, rounds, hands, penalties and history, its rounds checked and
     scored by the rules (flushed, not committed); ImportProblem if a round breaks them."""
@@ -175,6 +184,8 @@ def _import_game(doc_game: Mapping[str, Any], club: Club, refs: Refs, index: int
         club_night_id=refs.of(refs.nights, doc_game["club_night"]),
         **doc_game["rules"],
     )
+    if "played_on" not in doc_game:
+        _date_older_game(game)
     # In seating order, as the game is read back: the core seats players in this order.
     game.players = [
         Player(**_columns(p, "roster"), roster_player_id=refs.of(refs.roster, p["roster"]))

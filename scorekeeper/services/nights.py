@@ -246,6 +246,7 @@ def start_night(
                 season_id=night.season_id,
                 club_night_id=night.id,
                 table_number=number,
+                played_on=night.played_on,  # the night dates its tables
             )
         except core.RuleError as error:
             problems += [replace(p, field=f"table-{number}") for p in error.problems]
@@ -306,6 +307,9 @@ class TableLine:
     state: core.GameState
     players: list[str]
     late: set[str] = field(default_factory=set)
+    # The rules this table's late arrivals' missed rounds were scored by (kept with the game
+    # when they joined; the club's rule may have changed since).
+    late_rules: tuple[core.LateRule, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -332,6 +336,11 @@ class NightView:
         """True when every table's game is over."""
         return bool(self.tables) and all(table.finished for table in self.tables)
 
+    @property
+    def late_rules(self) -> list[tuple[int, core.LateRule]]:
+        """(table, rule) for each rule the night's late arrivals were scored by."""
+        return [(table.number, rule) for table in self.tables for rule in table.late_rules]
+
 
 def _games_of(night: ClubNight) -> list[Game]:
     return list(
@@ -348,13 +357,15 @@ def night_view(night: ClubNight) -> NightView:
     """Every table of the night: players, the round being played, standings so far."""
     tables = []
     for game in _games_of(night):
+        snapshot = game_service.snapshot_of(game)
         tables.append(
             TableLine(
                 number=game.table_number or 0,
                 game=game,
-                state=game_service.snapshot_of(game).state,
+                state=snapshot.state,
                 players=[player.name for player in game.players],
                 late={player.name for player in game.players if player.joined_round > 1},
+                late_rules=snapshot.late_rules,
             )
         )
     return NightView(night, tables)

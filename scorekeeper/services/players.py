@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import ColumnElement, and_, case, extract, func, select
 from sqlalchemy.orm import aliased
@@ -30,10 +30,12 @@ LAST_MEETINGS = 10
 
 @dataclass(frozen=True)
 class GameLine:
-    """One game of a player: when, which game, their place and total, and who played."""
+    """One game of a player: when it was played, which game, their place and total, and who
+    played."""
 
     game_id: int
-    finished_at: datetime
+    played_on: date
+    played_at: datetime | None
     game_type: str
     set_size: int
     target: int
@@ -77,7 +79,8 @@ class PlayerRecord:
 
 @dataclass(frozen=True)
 class MonthPoint:
-    """One calendar month (UTC) of a player's Mexican Train games, and the running figures."""
+    """One calendar month of a player's Mexican Train games (by the day each was played), and
+    the running figures."""
 
     year: int
     month: int
@@ -101,7 +104,8 @@ class Meeting:
     """One Mexican Train game two players both played: each one's place and total."""
 
     game_id: int
-    finished_at: datetime
+    played_on: date
+    played_at: datetime | None
     set_size: int
     place_a: int
     place_b: int
@@ -205,7 +209,8 @@ def player_record(club: Club, entry_id: int, names: dict[int, str]) -> PlayerRec
 
     columns = (
         Game.id,
-        Game.finished_at,
+        Game.played_on,
+        Game.played_at,
         Game.game_type,
         Game.set_size,
         Game.target,
@@ -229,14 +234,14 @@ def player_record(club: Club, entry_id: int, names: dict[int, str]) -> PlayerRec
 
     best = worst = None
     if games:
-        best = one((me.total.asc(), Game.finished_at.desc(), Game.id.desc()))
-        worst = one((me.total.desc(), Game.finished_at.desc(), Game.id.desc()))
+        best = one((me.total.asc(), Game.played_on.desc(), Game.id.desc()))
+        worst = one((me.total.desc(), Game.played_on.desc(), Game.id.desc()))
 
     recent = db.session.execute(
         select(*columns)
         .join(Game, Game.id == me.game_id)
         .where(*counted)
-        .order_by(Game.finished_at.desc(), Game.id.desc())
+        .order_by(Game.played_on.desc(), Game.id.desc())
         .limit(LAST_GAMES)
     ).all()
     seats: dict[int, list[str]] = {}
@@ -265,10 +270,11 @@ def player_record(club: Club, entry_id: int, names: dict[int, str]) -> PlayerRec
 
 
 def _line(row: Sequence[object], players: list[str] | None = None) -> GameLine:
-    game_id, finished_at, game_type, set_size, target, place, shared, total, rounds = row
+    game_id, played_on, played_at, game_type, set_size, target, place, shared, total, rounds = row
     return GameLine(
         game_id=int(game_id),  # type: ignore[call-overload]
-        finished_at=finished_at,  # type: ignore[arg-type]
+        played_on=played_on,  # type: ignore[arg-type]
+        played_at=played_at,  # type: ignore[arg-type]
         game_type=str(game_type),
         set_size=int(set_size),  # type: ignore[call-overload]
         target=int(target),  # type: ignore[call-overload]
@@ -281,10 +287,11 @@ def _line(row: Sequence[object], players: list[str] | None = None) -> GameLine:
 
 
 def monthly_averages(club: Club, entry_id: int) -> list[MonthPoint]:
-    """The entry's Mexican Train games month by month (UTC): games, total, rounds, and the
-    running figures since their first game. One grouped query."""
-    year = extract("year", Game.finished_at)
-    month = extract("month", Game.finished_at)
+    """The entry's Mexican Train games month by month (the month each was played: a club
+    night entered a year later is in the night's month): games, total, rounds, and the running
+    figures since their first game. One grouped query."""
+    year = extract("year", Game.played_on)
+    month = extract("month", Game.played_on)
     rows = db.session.execute(
         select(year, month, func.count(), func.sum(Player.total), func.sum(Player.rounds_played))
         .select_from(Player)
@@ -350,10 +357,17 @@ def head_to_head(club: Club, a_id: int, b_id: int) -> HeadToHead:
     if games:
         rows = db.session.execute(
             pair.add_columns(
-                Game.id, Game.finished_at, Game.set_size, a.place, b.place, a.total, b.total
+                Game.id,
+                Game.played_on,
+                Game.played_at,
+                Game.set_size,
+                a.place,
+                b.place,
+                a.total,
+                b.total,
             )
             .where(is_mt)
-            .order_by(Game.finished_at.desc(), Game.id.desc())
+            .order_by(Game.played_on.desc(), Game.id.desc())
             .limit(LAST_MEETINGS)
         ).all()
         meetings = [Meeting(*row) for row in rows]

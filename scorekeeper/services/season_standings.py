@@ -18,8 +18,8 @@ from sqlalchemy import String, and_, case, cast, func, select
 
 from scorekeeper import core
 from scorekeeper.extensions import db
-from scorekeeper.models import ClubNight, Game, Player, RosterPlayer, Season
-from scorekeeper.services.seasons import points_table_of
+from scorekeeper.models import Game, Player, RosterPlayer, Season
+from scorekeeper.services.seasons import counts_in, points_table_of
 
 GAMES_PER_PAGE = 20
 # Seasons are about Mexican Train: a draw game's score is the other way round.
@@ -30,14 +30,14 @@ COUNTED_TYPE = core.GameType.MEXICAN_TRAIN.value
 
 
 def _night_key():
-    """A club night's id, or the day a game outside any club night was created: one 'night'."""
-    return func.coalesce(cast(Game.club_night_id, String), cast(func.date(Game.created_at), String))
+    """A club night's id, or the day a game outside any club night was played: one 'night'."""
+    return func.coalesce(cast(Game.club_night_id, String), cast(Game.played_on, String))
 
 
-def _counted(season_id: int):
+def _counted(season: Season):
     """The games a season's standings count: finished Mexican Train games of the season."""
     return (
-        Game.season_id == season_id,
+        counts_in(season),
         Game.finished_at.is_not(None),
         Game.game_type == COUNTED_TYPE,
     )
@@ -98,21 +98,17 @@ class _Sums:
         self.placements.update(other.placements)
 
 
-def _placement_rows(season_id: int, *, by_night: bool):
+def _placement_rows(season: Season, *, by_night: bool):
     """One grouped query: per roster player (and per night), per (players in the game, place,
     players sharing it): games, wins, rounds and total score over the season's counted games."""
     sizes = (
         select(Player.game_id.label("game_id"), func.count(Player.id).label("size"))
         .join(Game, Game.id == Player.game_id)
-        .where(*_counted(season_id))
+        .where(*_counted(season))
         .group_by(Player.game_id)
         .subquery()
     )
-    night = (
-        func.coalesce(ClubNight.played_on, func.date(Game.created_at)).label("day")
-        if by_night
-        else None
-    )
+    night = Game.played_on.label("day") if by_night else None
     keys = [Player.roster_player_id, RosterPlayer.display_name]
     if by_night:
         keys += [night, Game.club_night_id]
@@ -128,11 +124,9 @@ def _placement_rows(season_id: int, *, by_night: bool):
         .join(Game, Game.id == Player.game_id)
         .join(sizes, sizes.c.game_id == Player.game_id)
         .join(RosterPlayer, RosterPlayer.id == Player.roster_player_id)
-        .where(*_counted(season_id), Player.place.is_not(None))
+        .where(*_counted(season), Player.place.is_not(None))
         .group_by(*keys)
     )
-    if by_night:
-        query = query.outerjoin(ClubNight, ClubNight.id == Game.club_night_id)
     return db.session.execute(query).all()
 
 
@@ -161,8 +155,8 @@ def _rank(
     return [Line(by_name[line.player], names[by_name[line.player]], line) for line in lines]
 
 
-def _summary(season_id: int) -> Summary:
-    counted = and_(*_counted(season_id), Player.place.is_not(None))
+def _summary(season: Season) -> Summary:
+    counted = and_(*_counted(season), Player.place.is_not(None))
     row = db.session.execute(
         select(
             func.count(func.distinct(case((counted, Game.id)))),
@@ -175,7 +169,7 @@ def _summary(season_id: int) -> Summary:
         )
         .select_from(Game)
         .join(Player, Player.game_id == Game.id)
-        .where(Game.season_id == season_id)
+        .where(counts_in(season))
     ).one()
     games, nights, every, guests = row
     return Summary(games=games, nights=nights, guest_seats=guests, uncounted=every - games)
@@ -187,7 +181,7 @@ def standings(season: Season) -> Standings:
     sums: dict[int, _Sums] = {}
     names: dict[int, str] = {}
     for roster_id, name, size, place, shared, games, wins, rounds, total in _placement_rows(
-        season.id, by_night=False
+        season, by_night=False
     ):
         names[roster_id] = name
         entry = sums.setdefault(roster_id, _Sums())
@@ -197,7 +191,7 @@ def standings(season: Season) -> Standings:
         table=points_table_of(season),
         min_games=season.min_games,
         lines=_rank(season, sums, names),
-        summary=_summary(season.id),
+        summary=_summary(season),
     )
 
 
@@ -222,7 +216,7 @@ def attendance(season: Season) -> list[Attendance]:
         )
         .join(Game, Game.id == Player.game_id)
         .join(RosterPlayer, RosterPlayer.id == Player.roster_player_id)
-        .where(Game.season_id == season.id)
+        .where(counts_in(season))
         .group_by(Player.roster_player_id, RosterPlayer.display_name)
     ).all()
     lines = [Attendance(*row) for row in rows]
@@ -256,9 +250,7 @@ class GamesPage:
 def season_games(season: Season, page: int = 1, per_page: int = GAMES_PER_PAGE) -> GamesPage:
     """A page of the season's games, newest first, in three queries whatever the page holds."""
     paged = db.paginate(
-        select(Game)
-        .where(Game.season_id == season.id)
-        .order_by(Game.created_at.desc(), Game.id.desc()),
+        select(Game).where(counts_in(season)).order_by(Game.played_on.desc(), Game.id.desc()),
         page=max(1, page),
         per_page=per_page,
         error_out=False,
@@ -324,7 +316,7 @@ def leaders_by_night(season: Season, players: int) -> NightByNight:
         wins,
         rounds,
         total,
-    ) in _placement_rows(season.id, by_night=True):
+    ) in _placement_rows(season, by_night=True):
         if isinstance(day, str):  # SQLite's date() answers text
             day = date.fromisoformat(day)
         names[roster_id] = name
@@ -395,7 +387,7 @@ def data_version(season: Season) -> str:
     its rules, and per night its counted games' ids and versions (a round recorded or edited
     bumps a game's version) and the roster entries at them (a merge moves seats), and the
     roster's names (a rename). The season chart is cached under it."""
-    day = func.coalesce(ClubNight.played_on, func.date(Game.created_at))
+    day = Game.played_on
     nights = db.session.execute(
         select(
             Game.club_night_id,
@@ -406,8 +398,7 @@ def data_version(season: Season) -> str:
             func.sum(func.coalesce(Player.roster_player_id, 0)),
         )
         .join(Game, Game.id == Player.game_id)
-        .outerjoin(ClubNight, ClubNight.id == Game.club_night_id)
-        .where(*_counted(season.id))
+        .where(*_counted(season))
         .group_by(Game.club_night_id, day)
         .order_by(day, Game.club_night_id)
     ).all()

@@ -1,24 +1,26 @@
-"""Season use cases: a club's seasons, their rules, creating and changing them, filing the club's
-games under them by date, and moving a game to another season by hand.
+"""Season use cases: a club's seasons, their rules, creating and changing them, which games each
+season counts, and moving a game to one season by hand.
 
 Each public function that changes something commits, or raises SeasonError and changes nothing.
 The standings, attendance and games list of a season are `services.season_standings`'.
 
-Filing by date: a club game belongs to the latest-starting season whose dates include the day it
-was created (UTC, as `services.games.create_game` files it). When a season is created or its dates
-change, every club game (and club night) of the affected days is filed again by that rule if it
-had no season or was where the date rule had put it; a game moved to a season by hand stays
-there.
+Which games a season counts (docs/decisions.md): every club game played on a day its dates
+cover (`Game.played_on`), so seasons may overlap (a club keeps a "wins" and a "points" table
+over the same nights and each counts every game) unless the game was moved to a season by hand:
+then that season only. A game is also filed under one season (`Game.season_id`: the
+latest-starting season covering its day), which gives a club night's rules; when a season is
+created or its dates change, the games of the affected days are filed again, except those
+moved by hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date
 from typing import NoReturn
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import ColumnElement, and_, or_, select, update
 
 from scorekeeper import core
 from scorekeeper.core import N_
@@ -72,6 +74,31 @@ def club_season(club: Club, season_id: int) -> Season | None:
     """One of the club's seasons, or None."""
     season = db.session.get(Season, season_id)
     return season if season is not None and season.club_id == club.id else None
+
+
+def counts_in(season: Season) -> ColumnElement[bool]:
+    """SQL condition: a game this season counts (its dates cover the day the game was played,
+    or the game was moved to it by hand; a game moved by hand counts in that season only)."""
+    return or_(
+        and_(Game.season_by_hand.is_(True), Game.season_id == season.id),
+        and_(
+            Game.season_by_hand.is_(False),
+            Game.club_id == season.club_id,
+            Game.played_on >= season.starts_on,
+            Game.played_on <= season.ends_on,
+        ),
+    )
+
+
+def seasons_counting(game: Game, seasons: Sequence[Season]) -> list[Season]:
+    """Of `seasons`, those that count this game (counts_in, in Python: for a list of games)."""
+    if game.season_by_hand:
+        return [season for season in seasons if season.id == game.season_id]
+    return [
+        season
+        for season in seasons
+        if season.club_id == game.club_id and season.starts_on <= game.played_on <= season.ends_on
+    ]
 
 
 def season_on(club: Club, day: date) -> Season | None:
@@ -212,15 +239,15 @@ class Saved:
 
 
 def create_season(club: Club, data: SeasonInput) -> Saved:
-    """A new season; the club's games played in its dates are filed under it (see the module)."""
+    """A new season: it counts the club's games played in its dates (see the module)."""
     values = _checked(club, data)
     before = _season_dates(club.id)
     season = Season(club_id=club.id, **values)
     db.session.add(season)
     db.session.flush()
-    moves = _refile(club.id, before, [(season.starts_on, season.ends_on)])
+    _refile(club.id, before, [(season.starts_on, season.ends_on)])
     db.session.commit()
-    return _saved(season, moves)
+    return Saved(season, filed=len(_counted_ids(season)))
 
 
 def update_season(season: Season, data: SeasonInput) -> Saved:
@@ -228,22 +255,21 @@ def update_season(season: Season, data: SeasonInput) -> Saved:
     club = db.session.get(Club, season.club_id)
     values = _checked(club, data)
     before = _season_dates(club.id)
+    counted = _counted_ids(season)
     old = (season.starts_on, season.ends_on)
     for key, value in values.items():
         setattr(season, key, value)
     db.session.flush()
-    moves: list[tuple[int | None, int | None]] = []
     if old != (season.starts_on, season.ends_on):
-        moves = _refile(club.id, before, [old, (season.starts_on, season.ends_on)])
+        _refile(club.id, before, [old, (season.starts_on, season.ends_on)])
     db.session.commit()
-    return _saved(season, moves)
+    now = _counted_ids(season)
+    return Saved(season, filed=len(now - counted), left=len(counted - now))
 
 
-def _saved(season: Season, moves: list[tuple[int | None, int | None]]) -> Saved:
-    """Count the games that came into the season and those that left it."""
-    filed = sum(1 for _old, new in moves if new == season.id)
-    left = sum(1 for old, _new in moves if old == season.id)
-    return Saved(season, filed, left)
+def _counted_ids(season: Season) -> set[int]:
+    """The ids of the games the season counts, with its dates as they are now."""
+    return set(db.session.scalars(select(Game.id).where(counts_in(season))))
 
 
 SeasonDates = list[tuple[int, date, date]]
@@ -267,34 +293,26 @@ def _by_date(seasons: SeasonDates, day: date) -> int | None:
     return best[1] if best else None
 
 
-def _day_range(spans: Iterable[tuple[date, date]]) -> list:
-    """SQL conditions: a created_at within one of these spans of whole days."""
-    return [
-        Game.created_at.between(datetime.combine(start, time.min), datetime.combine(end, time.max))
-        for start, end in spans
-    ]
-
-
 def _refile(
     club_id: int, before: SeasonDates, spans: Sequence[tuple[date, date]]
 ) -> list[tuple[int | None, int | None]]:
-    """File again the club's games (and club nights) of these days that followed the date rule
-    (or had no season); returns each moved game's (old season, new season)."""
+    """File again the club's games (and club nights) played on these days, except the games
+    moved by hand; returns each moved game's (old season, new season)."""
     after = _season_dates(club_id)
     games = db.session.execute(
-        select(Game.id, Game.season_id, Game.created_at).where(
-            Game.club_id == club_id, or_(*_day_range(spans))
+        select(Game.id, Game.season_id, Game.played_on).where(
+            Game.club_id == club_id,
+            Game.season_by_hand.is_(False),
+            or_(*(Game.played_on.between(start, end) for start, end in spans)),
         )
     ).all()
     moves: dict[int | None, list[int]] = {}
     changed: list[tuple[int | None, int | None]] = []
-    for game_id, season_id, created_at in games:
-        day = created_at.date()
-        if season_id is None or season_id == _by_date(before, day):
-            target = _by_date(after, day)
-            if target != season_id:
-                moves.setdefault(target, []).append(game_id)
-                changed.append((season_id, target))
+    for game_id, season_id, day in games:
+        target = _by_date(after, day)
+        if target != season_id:
+            moves.setdefault(target, []).append(game_id)
+            changed.append((season_id, target))
     for target, ids in moves.items():
         for game in db.session.scalars(select(Game).where(Game.id.in_(ids))):
             game.season_id = target  # each game moves to a new version
@@ -315,13 +333,14 @@ def _refile(
 
 
 def move_game(club: Club, game_id: int, to: Season) -> Game:
-    """File one of the club's games under another of its seasons (by hand: it stays there even
-    if season dates change later)."""
+    """File one of the club's games under one of its seasons by hand: from then on it counts in
+    that season only (not in the other seasons covering its day), even if dates change later."""
     game = db.session.get(Game, game_id)
     if game is None or game.club_id != club.id:
         _refuse("move_unknown_game", N_("That game is not one of the club's games."))
     if to.club_id != club.id:
         _refuse("move_unknown_season", N_("Choose one of the club's seasons."), "season_id")
     game.season_id = to.id
+    game.season_by_hand = True  # through the game's object: its version moves
     db.session.commit()
     return game

@@ -249,6 +249,20 @@ def test_edit_round(client, app, game, conforms):
         }
 
 
+def test_a_correction_answers_with_the_late_arrivals_hand_it_scored_again(client, app, game):
+    """Dee joined after round 1 (highest rule): correcting round 1 changes her missed round
+    too, and the answer says so, as a GET of the round does."""
+    post(client, game, {"out": "Ana", "scores": {"Ben": 15, "Cy": 3}})
+    with app.app_context():
+        game_service.join_late(game_service.load_game(game["id"]), "Dee", core.LateRule.HIGHEST)
+    response = put(client, game, 1, {"out": "Ana", "scores": {"Ben": 20, "Cy": 3}})
+    assert response.status_code == 200
+    hands = {hand["player"]: hand["score"] for hand in response.get_json()["hands"]}
+    assert hands == {"Ana": 0, "Ben": 20, "Cy": 3, "Dee": 20}
+    fetched = client.get(rounds_url(game, 1), headers=bearer(game["edit_token"])).get_json()
+    assert fetched["hands"] == response.get_json()["hands"]
+
+
 def test_edit_round_refused_and_unknown(client, app, game):
     post(client, game, {"out": "Ana", "scores": {"Ben": 15, "Cy": 3}})
     refused = put(client, game, 1, {"scores": {"Ana": 8, "Cy": 3}})

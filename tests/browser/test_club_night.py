@@ -10,19 +10,24 @@ from collections.abc import Iterator
 import flask_migrate
 import pytest
 from clubs.helpers import PASSWORD, add_member, add_roster, make_club, make_user
+from flask import Flask
 from helpers import NO_SIDE_SCROLL, SCREENSHOTS, record, sign_in
 from playwright.sync_api import Browser, Page, expect
+from sqlalchemy import select
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.models import Club, Game
+from scorekeeper.services import games as game_service
+from scorekeeper.services import nights as night_service
 
 TABLES = [["Ana", "Ben", "Cy"], ["Di", "Eve", "Finn"], ["Gus", "Hana", "Ivy"]]
 SCORERS = ["sam@example.com", "sue@example.com", "sid@example.com"]
 
 
 @pytest.fixture(scope="module")
-def club_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+def club_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, Flask]]:
     """A live server whose club has an owner, three scorers and nine players on its roster."""
     db_file = tmp_path_factory.mktemp("night") / "night.sqlite"
     app = create_app(
@@ -39,7 +44,7 @@ def club_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}", club
+        yield f"http://127.0.0.1:{server.server_port}", club, app
     finally:
         server.shutdown()
         thread.join(timeout=5)
@@ -55,9 +60,9 @@ def record_round(page: Page, out: str, hands: dict[str, int]) -> None:
 
 
 def test_a_club_night_at_three_tables_from_three_phones(
-    browser: Browser, browser_context_args: dict, club_server: tuple[str, int]
+    browser: Browser, browser_context_args: dict, club_server: tuple[str, int, Flask]
 ) -> None:
-    base, club = club_server
+    base, club, app = club_server
     phones = [browser.new_context(**browser_context_args) for _ in SCORERS]
     try:
         pages = [phone.new_page() for phone in phones]
@@ -116,6 +121,21 @@ def test_a_club_night_at_three_tables_from_three_phones(
         assert first.url.split("#")[0] == first_game
         expect(first.locator("#round-1 td.late")).to_have_text("12* (joined late)")
         expect(first.locator(".sheet-legend")).to_contain_text("* joined late")
+
+        # The tables end; the club then changes its late rule: the night page still says the
+        # rule table 1 used, and lists each table's result as a table, not as a ranking.
+        with app.app_context():
+            for game in db.session.scalars(select(Game).where(Game.club_id == club)):
+                game_service.end_game(game)
+            night_service.set_late_rule(db.session.get(Club, club), "zero")
+        first.goto(night_url)
+        expect(first.locator(".table-result .table-label")).to_have_text(
+            ["Table 1", "Table 2", "Table 3"]
+        )
+        expect(first.locator(".late-rules")).to_contain_text("Table 1: A late arrival scores, for")
+        expect(first.locator(".late-rules")).to_contain_text("the highest score of that round")
+        assert first.evaluate(NO_SIDE_SCROLL)
+        first.screenshot(path=str(SCREENSHOTS / "night-results.png"), full_page=True)
     finally:
         for phone in phones:
             phone.close()

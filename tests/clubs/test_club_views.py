@@ -449,6 +449,34 @@ def test_a_club_game_seats_roster_players_and_guests(app, client, world):
     assert "Game on! Round 1 is ready." in messages_on(follow(client, response))
 
 
+def test_a_club_game_entered_after_the_fact_takes_the_day_it_was_played(app, client, world):
+    add_roster(app, world.club, "Ana", "Ben")
+    client = as_(client, app, world, "scorer")
+    form = {
+        "players-0": "Ana",
+        "players-1": "Ben",
+        "game_type": "mexican_train",
+        "set_size": "12",
+        "order": "descending",
+        "blank_scoring": "face",
+        "open_train_points": "0",
+    }
+    assert 'name="played_on"' in client.get(f"/clubs/{world.club}/games/new").text
+    future = client.post(f"/clubs/{world.club}/games/new", data={**form, "played_on": "2999-01-01"})
+    assert future.status_code == 400
+    assert "A game cannot be played in the future: check the date." in future.text
+    assert 'value="2999-01-01"' in future.text  # what was typed is kept
+    response = client.post(
+        f"/clubs/{world.club}/games/new", data={**form, "played_on": "2025-01-10"}
+    )
+    assert response.status_code == 302
+    with app.app_context():
+        game = db.session.execute(select(Game)).scalar_one()
+        assert (game.played_on.isoformat(), game.played_at) == ("2025-01-10", None)
+    listing = client.get(f"/clubs/{world.club}").text
+    assert "1/10/25" in listing
+
+
 def test_club_game_setup_errors_show_next_to_the_field(app, client, world):
     client = as_(client, app, world, "scorer")
     response = client.post(

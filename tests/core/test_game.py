@@ -236,3 +236,41 @@ def test_draw_game_ended_early_goes_to_the_highest_total():
     state = game_state(game, results, ended_early=True)
     assert state.finished
     assert state.winners == ("B",)
+
+
+def test_example_10_1_missed_rounds_scored_0_are_not_zero_rounds():
+    """RULES.md example 10.1: rule 0; Cy joins at round 3 and goes out in round 4. Cy's zero
+    rounds: 1 (round 4), not 3."""
+    from dataclasses import replace
+
+    from scorekeeper.core import HandResult, LateRule, late_scores
+
+    two = new_game(["Ana", "Ben"])
+    early = [play(two, 1, {"Ben": 7}, out="Ana"), play(two, 2, {"Ana": 9}, out="Ben")]
+    missed = late_scores(LateRule.ZERO, [list(r.scores.values()) for r in early])
+    assert missed == [0, 0]
+    three = new_game(["Ana", "Ben", "Cy"])
+    results = [
+        replace(r, hands=(*r.hands, HandResult("Cy", 0, 0, score, False, missed=True)))
+        for r, score in zip(early, missed, strict=True)
+    ]
+    results.append(play(three, 3, {"Ben": 4, "Cy": 6}, out="Ana"))
+    results.append(play(three, 4, {"Ana": 5, "Ben": 3}, out="Cy"))
+    cy = next(line for line in game_state(three, results).standings if line.name == "Cy")
+    assert (cy.rounds, cy.zero_rounds) == ((0, 0, 6, 0), 1)
+
+
+def test_a_missed_round_does_not_win_the_zero_round_tie_break():
+    """Ana missed round 1 (scored 0 by rule 0); she and Ben both total 10. Ben's two zero rounds
+    beat Ana's one: counting her missed round would have made them share first."""
+    from dataclasses import replace
+
+    game = new_game(["Ana", "Ben"])
+    first = play(game, 1, {"Ana": 0}, out="Ben")
+    first = replace(first, hands=(replace(first.hands[0], missed=True), first.hands[1]))
+    results = [first, play(game, 2, {"Ana": 10}, out="Ben"), play(game, 3, {"Ben": 10}, out="Ana")]
+    lines = game_state(game, results).standings
+    assert [(line.name, line.place, line.zero_rounds, line.decided_by.value) for line in lines] == [
+        ("Ben", 1, 2, "zero_rounds"),
+        ("Ana", 2, 1, "zero_rounds"),
+    ]

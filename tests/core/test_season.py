@@ -12,6 +12,7 @@ from scorekeeper.core import (
     late_scores,
     parse_points_table,
     placement_points,
+    round_half_up,
     season_standings,
 )
 
@@ -204,3 +205,24 @@ def test_a_late_arrival_scores_the_missed_rounds_by_the_clubs_rule(rule, scores)
 
 def test_late_average_rounds_half_up():
     assert late_scores(LateRule.AVERAGE, [[1, 2]]) == [2]
+
+
+@pytest.mark.parametrize(
+    ("value", "places", "shown"),
+    [
+        (Fraction(49, 8), 2, "6.13"),  # 6.125: half to even would say 6.12
+        (9.25, 1, "9.3"),  # half to even would say 9.2
+        (2.675, 2, "2.68"),  # as it reads, not as the binary float is stored
+        (Fraction(1, 3), 2, "0.33"),
+        (Fraction(5, 2), 0, "3"),
+        (Fraction(-5, 2), 0, "-3"),  # a tie goes away from zero
+        (7, 1, "7.0"),
+    ],
+)
+def test_one_rounding_rule_half_up(value, places, shown):
+    assert str(round_half_up(value, places)) == shown
+
+
+def test_late_average_uses_the_same_rounding_rule():
+    assert late_scores(LateRule.AVERAGE, [[6, 7]]) == [7]  # 6.5 -> 7
+    assert late_scores(LateRule.AVERAGE, [[-6, -7]]) == [-7]  # -6.5 -> -7, away from zero

@@ -139,3 +139,13 @@ def test_round_figures(rounds, expected_total, running, zeros, lowest):
     assert running_totals(rounds) == running
     assert zero_rounds(rounds) == zeros
     assert lowest_nonzero(rounds) == lowest
+
+
+def test_missed_rounds_are_never_zero_rounds():
+    """RULES.md section 10: A's first round was missed (scored 0 by the club's rule)."""
+    lines = standings({"A": [0, 0, 10], "B": [0, 5, 5]}, missed={"A": {0}})
+    assert [(line.name, line.zero_rounds, line.decided_by.value) for line in lines] == [
+        ("B", 1, "lowest_nonzero"),
+        ("A", 1, "lowest_nonzero"),
+    ]
+    assert zero_rounds([0, 0, 10], {0}) == 1

@@ -225,7 +225,12 @@ def test_when_every_table_is_over_the_results_show(app, client, world):
     page = client.get(f"/clubs/{world.club}/nights/{night_id}")
     text = text_of(page)
     assert "Results of the night" in text
-    assert re.search(r"1 Ben 0 points Table 1 · 1 round 2 Eve 0 points Table 2 · 1 round", text)
+    # One line per table, labelled as a table (not with a place badge: it is not a ranking).
+    assert re.search(
+        r"Table 1 Winner: Ben 0 points 1 round Table 2 Winner: Eve 0 points 1 round", text
+    )
+    results = page.text.split('id="results-heading"')[1].split("</section>")[0]
+    assert 'class="place"' not in results and "<ol" not in results
     assert "live.js" not in page.text  # nothing left to refresh
     listing = text_of(client.get(f"/clubs/{world.club}/nights"))
     assert "2 tables · Finished" in listing

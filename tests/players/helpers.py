@@ -33,8 +33,8 @@ def play(
 ) -> int:
     """A club game through the services: create it, record `rounds`, end it early if `end`.
 
-    `finished_at` moves the finish date afterwards (the services stamp "now"), so that games
-    fall in the months the chart tests expect."""
+    `finished_at` moves the finish and play dates afterwards (the services stamp "now"), so
+    that games fall in the months the chart tests expect."""
     with app.app_context():
         game = game_service.create_game(
             list(seats), rules, club_id=club_id, roster_ids=list(seats.values())
@@ -47,6 +47,8 @@ def play(
         if finished_at is not None:
             assert game.finished_at is not None
             game.finished_at = finished_at
+            # Pages date a game by when it was played: as if entered live at that moment.
+            game.played_on, game.played_at = finished_at.date(), finished_at
             db.session.commit()
         return game.id
 

@@ -4,7 +4,7 @@ chosen days, and the hand-worked season the standings tests check."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
 from flask import Flask
 
@@ -59,8 +59,8 @@ def play(
     """A club game through the services: `seats` in order (a name missing from `ids` is a
     guest), each round as (who went out, {other player: pips}); returns the game's id.
 
-    `on` moves the game's created_at to that day after it is created (its season is set then,
-    by create_game, from the real day)."""
+    `on`: the day it was played, as for a game entered after the fact (it is dated, and filed
+    under a season, by that day)."""
     with app.app_context():
         game = game_service.create_game(
             list(seats),
@@ -70,6 +70,7 @@ def play(
             season_id=season,
             club_night_id=night,
             table_number=table,
+            played_on=on,
         )
         game_id = game.id
         for number, (out, pips) in enumerate(rounds, 1):
@@ -80,9 +81,6 @@ def play(
                 loaded, core.RoundEntry(hands, out), number=number, confirm=True
             )
             assert outcome.saved, outcome.check
-        if on is not None:
-            db.session.get(Game, game_id).created_at = datetime.combine(on, datetime.min.time())
-            db.session.commit()
         db.session.remove()
         return game_id
 

@@ -178,7 +178,8 @@ COLUMNS = {
     Game: {"id", "club_id", "created_at", "updated_at", "game_type", "set_size", "blank_scoring"}
     | {"start_double", "rounds", "order", "hand_size", "target", "open_train_points"}
     | {"strategic_error", "adjustments", "ended_early", "finished_at", "version", "edit_token"}
-    | {"view_token", "created_by", "season_id", "club_night_id", "table_number"},
+    | {"view_token", "created_by", "season_id", "club_night_id", "table_number"}
+    | {"played_on", "played_at", "season_by_hand"},
     Player: {"id", "game_id", "seat", "name", "team", "roster_player_id", "joined_round"}
     | {"place", "place_shared", "total", "rounds_played", "zero_rounds"},
     Round: {"id", "game_id", "number", "engine", "out_seat", "blocked", "created_at"}

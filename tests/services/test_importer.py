@@ -295,3 +295,28 @@ def test_a_file_with_a_byte_order_mark_is_read(app, document):
     text = b"\xef\xbb\xbf" + json.dumps(document).encode()
     with app.app_context():
         assert importer.read_document(text) == document
+
+
+def test_a_file_from_before_games_carried_their_day_is_dated_by_its_nights(app, document):
+    """Files exported before played_on existed: a night's table gets the night's day, another
+    game the day it was created; none counts as moved by hand."""
+    from datetime import date, datetime
+
+    from scorekeeper.models import Game
+
+    old = copy.deepcopy(document)
+    for game in old["games"]:
+        for key in ("played_on", "played_at", "season_by_hand"):
+            del game[key]
+    nights = {night["ref"]: night["played_on"] for night in old["club_nights"]}
+    expected = [
+        nights[game["club_night"]] if game["club_night"] else game["created_at"][:10]
+        for game in old["games"]
+    ]
+    with app.app_context():
+        club = importer.import_club_json(old)
+        games = db.session.scalars(select(Game).where(Game.club_id == club.id).order_by(Game.id))
+        got = [(g.played_on, g.season_by_hand) for g in games]
+    assert got == [(date.fromisoformat(day), False) for day in expected]
+    assert any(game["club_night"] for game in old["games"])
+    assert datetime.fromisoformat(document["games"][0]["created_at"])

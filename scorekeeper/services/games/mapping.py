@@ -75,6 +75,7 @@ def result_of(stored: Any, names: Mapping[int, str]) -> core.RoundResult:
             score=hand.score,
             went_out=hand.went_out,
             tiles=tuple(core.parse_tile(t) for t in hand.tiles.split()) if hand.tiles else None,
+            missed=bool(hand.late),
         )
         for hand in stored.hands
     )

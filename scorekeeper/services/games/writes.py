@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -80,18 +80,28 @@ def add_game(
     season_id: int | None = None,
     club_night_id: int | None = None,
     table_number: int | None = None,
+    played_on: date | None = None,
 ) -> Game:
     """create_game without the commit: for a use case that makes several games in one
     transaction (a club night's tables). The caller commits or rolls back.
 
     A club game gets `club_id` (the club's members see it, not the device) and, per seat, the
-    roster entry that player is (None for a guest)."""
+    roster entry that player is (None for a guest). `played_on`: the day it was played (a club
+    night's date, or a day given when it is entered after the fact; None: today). `season_id`:
+    None files it by its day; another season than its day's is a choice by hand (it then
+    counts in that season only, see services.seasons)."""
     setup = core.new_game(players, rules, teams)
+    day, moment = when_played(played_on)
+    by_date = season_on(club_id, day)
     game = Game(
         **mapping.rule_columns(setup.rules),
         created_by=device,
         club_id=club_id,
-        season_id=season_id if season_id is not None else season_on(club_id, utcnow().date()),
+        played_on=day,
+        played_at=moment,
+        season_id=season_id if season_id is not None else by_date,
+        # A season other than the one its day gives was chosen by hand: it counts there only.
+        season_by_hand=season_id is not None and season_id != by_date,
         club_night_id=club_night_id,
         table_number=table_number,
     )
@@ -114,6 +124,15 @@ def add_game(
     if device and club_id is None:
         db.session.add(DeviceGame(device=device, game_id=game.id, can_edit=True))
     return game
+
+
+def when_played(day: date | None) -> tuple[date, datetime | None]:
+    """A game's played_on and played_at: the moment only when it is entered live (today, UTC);
+    a game entered after the fact keeps its day, with no made-up time."""
+    now = utcnow()
+    if day is None or day == now.date():
+        return now.date(), now
+    return day, None
 
 
 def season_on(club_id: int | None, day: date) -> int | None:

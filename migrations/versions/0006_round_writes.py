@@ -1,7 +1,7 @@
 """round writes: the client-made key of each round write, so a repeat saves nothing twice
 
-Revision ID: 0005_round_writes
-Revises: 0004_user_sessions
+Revision ID: 0006_round_writes
+Revises: 0005_game_played_on
 Create Date: 2026-11-23 19:00:00
 
 """
@@ -10,8 +10,8 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "0005_round_writes"
-down_revision = "0004_user_sessions"
+revision = "0006_round_writes"
+down_revision = "0005_game_played_on"
 branch_labels = None
 depends_on = None
 
