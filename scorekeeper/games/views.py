@@ -117,10 +117,9 @@ def _render_game(
     if form is None and editable and not state.finished:
         form = _round_form(game, snapshot, state.next_engine)
         form.number.data = str(state.next_round)
-        if snapshot.results and any(hand.tiles for hand in snapshot.results[-1].hands):
-            # The table counted tiles last round: each hand opens on the tile picker again.
-            for seat in range(len(snapshot.setup.players)):
-                form[f"mode_{seat}"].data = "tiles"
+    # The table counted tiles last round: round.js opens each hand's tile picker again (the
+    # form itself still starts on numbers, so it reads the same without the script).
+    tiles_last = bool(snapshot.results) and any(h.tiles for h in snapshot.results[-1].hands)
     device = current_device()
     history = game_service.history_of(game, limit=HISTORY_LINES) if editable else []
     page = render_template(
@@ -135,6 +134,7 @@ def _render_game(
         general=general or [],
         warnings=warnings or [],
         device=device,
+        open_tiles=tiles_last and status == 200,
     )
     return page, status
 

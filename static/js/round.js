@@ -98,10 +98,10 @@
     var value = element("output", "hand-value", count ? "= " + handValue(hand) : "");
     value.setAttribute("aria-live", "polite");
     chosen.appendChild(value);
+    var end = first[seat];
+    chosen.appendChild(element("span", "picker-prompt", end === undefined ? words.first : say(words.second, "n", end)));
     panel.appendChild(chosen);
 
-    var end = first[seat];
-    panel.appendChild(element("p", "picker-prompt", end === undefined ? words.first : say(words.second, "n", end)));
     var pad = element("div", "picker-pad");
     var n;
     for (n = 0; n <= top; n += 1) {
@@ -193,7 +193,9 @@
       if (event.target.classList.contains("tile-check")) { changed(hand, null); }
     });
     var out = hand.querySelector('input[name="out"]');
-    setMode(hand, inTiles(hand) && !(out && out.checked));
+    // A table that counted tiles last round counts them again: the pickers open by themselves.
+    var again = words.openTiles === "1" && !pips.value;
+    setMode(hand, (inTiles(hand) || again) && !(out && out.checked));
   });
 
   form.addEventListener("change", function (event) {
@@ -218,11 +220,21 @@
 
   // Where the scorer looks next: a refused round's summary, or after a save the next round's
   // first field (the page opened at the form).
-  var summary = document.getElementById("round-errors") || document.getElementById("round-warnings");
-  if (summary) {
-    summary.focus();
-  } else if (window.location.hash === "#record") {
-    var firstPips = form.querySelector("input.pips");
-    if (firstPips) { firstPips.focus({ preventScroll: true }); }
+  // Now, and again once the page has loaded if the browser's own jump to the #record anchor
+  // took the focus away (images still loading must not keep the field from the scorer).
+  function focusNext() {
+    var summary = document.getElementById("round-errors") || document.getElementById("round-warnings");
+    if (summary) {
+      summary.focus();
+    } else if (window.location.hash === "#record") {
+      var firstPips = form.querySelector("input.pips");
+      if (firstPips) { firstPips.focus({ preventScroll: true }); }
+    }
   }
+  focusNext();
+  window.addEventListener("load", function () {
+    window.setTimeout(function () {
+      if (document.activeElement === document.body) { focusNext(); }
+    }, 0);
+  });
 })();

@@ -821,5 +821,9 @@ def test_a_table_that_counted_tiles_gets_the_tile_picker_again(app, client):
     client.post(
         f"/games/{game_id}/rounds", data=round_data(1, {1: ["6-4"], 2: ["3-2"], 3: 9}, out=0)
     )
-    blocks = HandBlocks(client.get(f"/games/{game_id}").get_data(as_text=True))
-    assert [blocks.checked(seat, f"mode_{seat}") for seat in range(4)] == [["tiles"]] * 4
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert 'data-open-tiles="1"' in page  # round.js opens the pickers
+    blocks = HandBlocks(page)  # without the script the form starts on numbers, as always
+    assert [blocks.checked(seat, f"mode_{seat}") for seat in range(4)] == [["pips"]] * 4
+    client.post(f"/games/{game_id}/rounds", data=round_data(2, {0: 3, 2: 4, 3: 9}, out=1))
+    assert 'data-open-tiles="1"' not in client.get(f"/games/{game_id}").get_data(as_text=True)
