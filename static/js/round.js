@@ -56,15 +56,24 @@
 
   function domino(a, b) {
     var face = element("span", "domino-face");
+    face.setAttribute("aria-hidden", "true");
     face.appendChild(element("span", "", String(a)));
     face.appendChild(element("span", "", String(b)));
     return face;
   }
 
-  function button(className, label) {
+  function button(className) {
     var node = element("button", className);
     node.type = "button";
-    if (label) { node.setAttribute("aria-label", label); }
+    return node;
+  }
+
+  // A button showing a domino, named by a sentence ("Add the 6-4") that only screen readers
+  // read: the name comes from the button's own content (no aria-label to disagree with it).
+  function tileButton(className, sentence, a, b) {
+    var node = button(className);
+    node.appendChild(element("span", "visually-hidden", say(sentence, "tile", a + "-" + b)));
+    node.appendChild(domino(a, b));
     return node;
   }
 
@@ -86,8 +95,7 @@
     var chosen = element("div", "picker-chosen");
     ticked(hand).forEach(function (box) {
       var pair = ends(box.value);
-      var take = button("picker-tile is-chosen", say(words.remove, "tile", box.value));
-      take.appendChild(domino(pair[0], pair[1]));
+      var take = tileButton("picker-tile is-chosen", words.remove, pair[0], pair[1]);
       take.addEventListener("click", function () {
         box.checked = false;
         changed(hand, null);
@@ -148,8 +156,7 @@
       gap.setAttribute("aria-hidden", "true");
       return gap;
     }
-    var node = button("picker-tile", say(words.add, "tile", box.value));
-    node.appendChild(domino(end, n));
+    var node = tileButton("picker-tile", words.add, end, n);
     node.addEventListener("click", function () {
       box.checked = true;
       delete first[seatOf(hand)];

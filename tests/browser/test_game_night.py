@@ -178,7 +178,8 @@ def test_record_a_round_by_tiles(page: Page, live_server: str) -> None:
     di.get_by_role("button", name="Tiles", exact=True).click()
     pick(di, "12-11")
     expect(di.locator(".picker .hand-value")).to_have_text("= 23")
-    di.evaluate("el => el.scrollIntoView()")
+    ben.evaluate("el => el.scrollIntoView()")
+    shot(page, "tiles.png")
     save(page)
 
     expect(page.locator(".flash-success")).to_have_text("Round 1 saved.")
