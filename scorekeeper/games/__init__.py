@@ -49,6 +49,8 @@ def change_text(change) -> str:
         return _("%(player)s joined late at round %(round)s: %(rule)s", rule=rule, **values)
     if change.action == "ended":
         return _("Game ended by the table")
+    if change.action == "reopened":
+        return _("Game reopened: play goes on")
     if change.action == "undone":
         return _("Round %(round)s undone: %(player)s had %(old)s", **values)
     if change.action == "edited":

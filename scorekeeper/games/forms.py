@@ -154,3 +154,25 @@ def fill_form(form: FlaskForm, entry: core.RoundEntry, players: Sequence[str]) -
     out = entry.out if isinstance(entry.out, str) else None
     seat = str(players.index(out)) if out in players else ""
     form.out.data = BLOCKED if entry.blocked else seat
+
+
+# Fields of the round sheet that are not what the scorer typed about the hands.
+_NOT_TYPED = {"csrf_token", "submit", "number", "round_version", "confirm"}
+
+
+def typed_fields(form: FlaskForm) -> list[tuple[str, str]]:
+    """What was typed into a round sheet as (name, value) pairs, to carry in hidden inputs
+    (the conflict page sends them again with the scorer's choice)."""
+    pairs: list[tuple[str, str]] = []
+    for field in form:
+        if field.name in _NOT_TYPED:
+            continue
+        data = field.data
+        if isinstance(data, list):
+            pairs += [(field.name, str(value)) for value in data]
+        elif isinstance(data, bool):
+            if data:
+                pairs.append((field.name, "y"))
+        elif data not in (None, ""):
+            pairs.append((field.name, str(data)))
+    return pairs

@@ -1,4 +1,5 @@
-"""Shaping a game for its pages: the score sheet's figures, tile choices, errors beside fields.
+"""Shaping a game for its pages: the score sheet's figures, tile choices, errors beside fields,
+a round two phones saved side by side.
 
 Presentation only: every figure here was computed by the core (through the services). The
 markup is in the templates (templates/games/_macros.html).
@@ -15,7 +16,7 @@ from flask_wtf import FlaskForm
 from scorekeeper import core
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Game
-from scorekeeper.services.games import Snapshot
+from scorekeeper.services.games import Conflict, Snapshot
 
 
 @dataclass
@@ -177,6 +178,25 @@ def apply_problems(
     return general
 
 
+def error_links(form: FlaskForm, players: Sequence[str]) -> list[tuple[str, str]]:
+    """The round sheet's field errors as (element id, message) pairs, in the order of the
+    form, for the summary at its top to link each message to its field."""
+    links = [("out-0", error) for error in form.out.errors]
+    for seat, name in enumerate(players):
+        for field_name, target in (
+            (f"pips_{seat}", f"pips_{seat}"),
+            (f"tiles_{seat}", f"hand_{seat}"),
+            (f"adjust_{seat}", f"adjust_{seat}"),
+        ):
+            if field_name in form:
+                links += [(target, _named(name, error)) for error in form[field_name].errors]
+    return links
+
+
+def _named(name: str, message: str) -> str:
+    return message if name in message else f"{name}: {message}"
+
+
 def _field_for(form: FlaskForm, problem: core.Problem, players: Sequence[str]) -> str | None:
     if problem.player not in players:
         return "out" if problem.field in ("out", "blocked") else None
@@ -188,3 +208,64 @@ def _field_for(form: FlaskForm, problem: core.Problem, players: Sequence[str]) -
     if problem.field == "tiles" or form[f"mode_{seat}"].data == "tiles":
         return f"tiles_{seat}"
     return f"pips_{seat}"
+
+
+@dataclass
+class ConflictRow:
+    """One player in a conflict: their hand as saved and as this phone typed it (scored by the
+    core when the typed round is valid, else as typed), and whether the two differ."""
+
+    player: str
+    saved: core.HandResult
+    yours: core.HandResult | None
+    typed: str
+    differs: bool
+
+
+@dataclass
+class ConflictView:
+    """A round two phones saved, as the conflict page shows it."""
+
+    number: int
+    rows: list[ConflictRow]
+    saved_blocked: bool
+    yours_blocked: bool
+    problems: list[str]
+    next_round: int | None
+
+
+def conflict_view(conflict: Conflict, entry: core.RoundEntry) -> ConflictView:
+    """Both sides of a conflict, player by player, the differences marked."""
+    mine = conflict.yours.result
+    rows = []
+    for saved in conflict.saved.hands:
+        yours = mine.hand(saved.player) if mine and saved.player in mine.scores else None
+        typed = _typed(entry, saved.player)
+        if yours is None:
+            differs = typed != ("" if saved.went_out else str(saved.pips))
+        else:
+            differs = (saved.went_out, saved.pips, saved.penalty, saved.score) != (
+                yours.went_out,
+                yours.pips,
+                yours.penalty,
+                yours.score,
+            ) or (
+                saved.tiles is not None
+                and yours.tiles is not None
+                and set(saved.tiles) != set(yours.tiles)
+            )
+        rows.append(ConflictRow(saved.player, saved, yours, typed, differs))
+    problems = [problem_text(p) for p in conflict.yours.errors]
+    blocked = bool(entry.blocked)
+    return ConflictView(
+        conflict.number, rows, conflict.saved.blocked, blocked, problems, conflict.next_round
+    )
+
+
+def _typed(entry: core.RoundEntry, player: str) -> str:
+    hand = entry.hands.get(player)
+    if hand is None:
+        return ""
+    if hand.tiles is not None:
+        return " ".join(str(tile) for tile in hand.tiles)
+    return str(hand.pips or "").strip()

@@ -26,9 +26,11 @@ from scorekeeper.access import game_for_device, game_for_share
 from scorekeeper.devices import current_device, known_device
 from scorekeeper.forms import SetupForm, new_write_key, write_key
 from scorekeeper.games import bp
-from scorekeeper.games.forms import entry_from_form, fill_form, round_form_class
+from scorekeeper.games.forms import entry_from_form, fill_form, round_form_class, typed_fields
 from scorekeeper.games.presenters import (
     apply_problems,
+    conflict_view,
+    error_links,
     sheet_of,
     tile_choices,
     tile_values,
@@ -37,6 +39,10 @@ from scorekeeper.i18n import problem_text
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import Snapshot, snapshot_of
+
+# The round form's place on the game page: after a save the page opens there, the message
+# beside the next round's first field.
+RECORD_ANCHOR = "record"
 
 # Setting up ------------------------------------------------------------------------------------
 
@@ -111,6 +117,9 @@ def _render_game(
         form = _round_form(game, snapshot, state.next_engine)
         form.number.data = str(state.next_round)
         form.idempotency_key.data = new_write_key()
+    # The table counted tiles last round: round.js opens each hand's tile picker again (the
+    # form itself still starts on numbers, so it reads the same without the script).
+    tiles_last = bool(snapshot.results) and any(h.tiles for h in snapshot.results[-1].hands)
     device = current_device()
     history = snapshot.latest_changes if editable else ()
     page = render_template(
@@ -125,6 +134,7 @@ def _render_game(
         general=general or [],
         warnings=warnings or [],
         device=device,
+        open_tiles=tiles_last and status == 200,
     )
     return page, status
 
@@ -140,6 +150,7 @@ def _round_sheet(
         "players": list(players),
         "opener": opener,
         "tile_values": tile_values(game, engine),
+        "error_links": error_links(form, players) if form is not None else [],
     }
 
 
@@ -178,10 +189,16 @@ def live(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<id:game_id>/rounds")
 @limits.round_writes
 def record_round(game_id: int) -> ResponseReturnValue:
-    """Save the next round, or show what is wrong next to the field (everything typed kept)."""
+    """Save the next round, or show what is wrong next to the field (everything typed kept);
+    a round another phone saved first is shown beside this one, for the scorer to choose."""
     game, access = game_for_device(game_id, edit=True)
     snapshot = snapshot_of(game)
     form = _round_form(game, snapshot, snapshot.state.next_engine, request.form)
+    return _record(game, access, snapshot, form)
+
+
+def _record(game: Game, access: str, snapshot: Snapshot, form) -> ResponseReturnValue:
+    """Record the round the form holds as the round its `number` says (the next one)."""
     if not form.validate():
         return _render_game(game, access, form=form, status=400)
     players = snapshot.setup.players
@@ -203,21 +220,10 @@ def record_round(game_id: int) -> ResponseReturnValue:
         page, _status = _render_game(game, access, form=form, general=[_busy()], status=503)
         return page, 503, {"Retry-After": str(game_service.Busy.retry_after)}
     except game_service.StaleGame:
-        game = game_service.game_row(game_id)
-        fresh = snapshot_of(game).state
-        message = _(
-            "Round %(number)s was just saved from another phone: its scores are in the sheet. "
-            "What you typed is still below, not saved.",
-            number=number or fresh.rounds_played,
-        )
-        if fresh.finished:
-            return _render_game(game, access, general=[message], status=409)
-        form.number.data = str(fresh.next_round)
-        form.confirm.data = False
-        return _render_game(game, access, form=form, general=[message], status=409)
+        return _stale(game.id, access, form, entry, number, editing=False)
     if outcome.saved:
         flash(_("Round %(number)s saved.", number=outcome.number), "success")
-        return redirect(url_for("games.detail", game_id=game_id, _anchor="sheet"))
+        return redirect(url_for("games.detail", game_id=game.id, _anchor=RECORD_ANCHOR))
     general = apply_problems(form, outcome.check.errors, players)
     warnings = [problem_text(p) for p in outcome.check.warnings] if outcome.check.ok else []
     form.confirm.data = False
@@ -233,15 +239,20 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
     current = snapshot.result(number)
     if current is None:
         abort(404)
-    players = snapshot.setup.players
     if request.method == "GET":
         form = _round_form(game, snapshot, current.engine)
-        fill_form(form, game_service.entry_of(current), players)
+        fill_form(form, game_service.entry_of(current), snapshot.setup.players)
         form.round_version.data = str(snapshot.round_version(number))
         return _render_edit(game, snapshot, number, form)
     form = _round_form(game, snapshot, current.engine, request.form)
+    return _edit(game, access, snapshot, number, form)
+
+
+def _edit(game: Game, access: str, snapshot: Snapshot, number: int, form) -> ResponseReturnValue:
+    """Replace round `number` with what the form holds, pinned to its `round_version`."""
     if not form.validate():
         return _render_edit(game, snapshot, number, form, status=400)
+    players = snapshot.setup.players
     entry = entry_from_form(form, players)
     try:
         outcome = game_service.edit_round(
@@ -255,23 +266,8 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
     except game_service.Busy:
         page, _status = _render_edit(game, snapshot, number, form, general=[_busy()])
         return page, 503, {"Retry-After": str(game_service.Busy.retry_after)}
-    except game_service.StaleGame:
-        game = game_service.game_row(game_id)
-        snapshot = snapshot_of(game)
-        if snapshot.result(number) is None:
-            flash(_("Round %(number)s was removed from another phone.", number=number), "error")
-            return redirect(url_for("games.detail", game_id=game_id))
-        form.round_version.data = str(snapshot.round_version(number))
-        form.confirm.data = False
-        message = _(
-            "Round %(number)s was changed from another phone while you were editing. "
-            "Its saved values are shown above; what you typed is below, not saved. "
-            "Save again to replace them.",
-            number=number,
-        )
-        return _render_edit(
-            game, snapshot, number, form, general=[message], status=409, now_saved=True
-        )
+    except (game_service.StaleGame, LookupError):
+        return _stale(game.id, access, form, entry, number, editing=True)
     if outcome.saved:
         flash(_("Round %(number)s corrected.", number=number), "success")
         return redirect(url_for("games.detail", game_id=game.id, _anchor="sheet"))
@@ -291,6 +287,75 @@ def _busy() -> str:
     )
 
 
+def _stale(
+    game_id: int, access: str, form, entry: core.RoundEntry, number: int | None, *, editing: bool
+) -> ResponseReturnValue:
+    """Another phone got there first: show its round beside this one and let the scorer
+    choose; nothing typed here moves to another round unless the scorer says so."""
+    game = game_service.game_row(game_id)
+    conflict = game_service.conflict_of(game, number, entry) if number is not None else None
+    if conflict is not None:
+        page = render_template(
+            "games/conflict.html",
+            game=game,
+            view=conflict_view(conflict, entry),
+            typed=typed_fields(form),
+            round_version=conflict.round_version,
+            editing=editing,
+        )
+        return page, 409
+    if editing:
+        flash(_("Round %(number)s was removed from another phone.", number=number), "error")
+        return redirect(url_for("games.detail", game_id=game_id))
+    # No round of that number was saved: an undo, a correction or an end came first.
+    fresh = snapshot_of(game).state
+    if fresh.finished:
+        message = _("The game was ended on another phone: nothing was saved.")
+        return _render_game(game, access, general=[message], status=409)
+    form.confirm.data = False
+    if number in (None, fresh.next_round):
+        message = _(
+            "The game changed on another phone meanwhile: nothing was saved. "
+            "What you typed is below: check it and save again."
+        )
+    else:
+        message = _(
+            "Another phone changed the game: the next round is round %(next)s, not %(number)s. "
+            "Nothing was saved. What you typed is below, now for round %(next)s: "
+            "check it before saving.",
+            next=fresh.next_round,
+            number=number,
+        )
+        form.number.data = str(fresh.next_round)
+    return _render_game(game, access, form=form, general=[message], status=409)
+
+
+@bp.post("/games/<id:game_id>/rounds/<id:number>/conflict")
+@limits.round_writes
+def resolve_conflict(game_id: int, number: int) -> ResponseReturnValue:
+    """The scorer's choice after a conflict over round `number`: keep the saved round, replace
+    it with what this phone typed (pinned to the saved round's version), or record what was
+    typed as the next round. Each goes through the usual checks."""
+    game, access = game_for_device(game_id, edit=True)
+    choice = request.form.get("choice")
+    snapshot = snapshot_of(game)
+    saved = snapshot.result(number)
+    if choice == "replace" and saved is not None:
+        form = _round_form(game, snapshot, saved.engine, request.form)
+        return _edit(game, access, snapshot, number, form)
+    if choice == "next":
+        form = _round_form(game, snapshot, snapshot.state.next_engine, request.form)
+        return _record(game, access, snapshot, form)
+    flash(
+        _(
+            "Round %(number)s stays as the other phone saved it; what you typed was not saved.",
+            number=number,
+        ),
+        "success",
+    )
+    return redirect(url_for("games.detail", game_id=game_id, _anchor=RECORD_ANCHOR))
+
+
 def _render_edit(
     game: Game,
     snapshot: Snapshot,
@@ -300,7 +365,6 @@ def _render_edit(
     general=None,
     warnings=None,
     status=200,
-    now_saved=False,
 ) -> ResponseReturnValue:
     result = snapshot.result(number)
     assert result is not None
@@ -313,7 +377,6 @@ def _render_edit(
             engine=result.engine,
             general=general or [],
             warnings=warnings or [],
-            saved=result if now_saved else None,
         ),
         status,
     )
@@ -331,12 +394,31 @@ def history(game_id: int) -> ResponseReturnValue:
     )
 
 
+# Undo, end and reopen: a second step before anything is taken back or ended --------------------
+
+
+def _confirmed() -> bool:
+    """The scorer pressed the confirmation page's button (a first POST only asks)."""
+    return request.form.get("confirm") == "yes"
+
+
 @bp.post("/games/<id:game_id>/undo")
 @limits.round_writes
 def undo(game_id: int) -> ResponseReturnValue:
-    """Take back the last round (it stays in the history)."""
+    """Take back the last round (it stays in the history), once the scorer confirms."""
     game, _access = game_for_device(game_id, edit=True)
     number = core.parse_points(request.form.get("number"))
+    if not _confirmed():
+        snapshot = snapshot_of(game)
+        if snapshot.results and number in (None, snapshot.numbers[-1]):
+            return render_template(
+                "games/confirm.html",
+                game=game,
+                kind="undo",
+                number=snapshot.numbers[-1],
+                result=snapshot.results[-1],
+                finished=snapshot.state.finished,
+            )
     try:
         undone = game_service.undo_last_round(game, device=current_device(), number=number)
     except LookupError:
@@ -345,16 +427,45 @@ def undo(game_id: int) -> ResponseReturnValue:
         flash(_("The last round changed on another phone: nothing was undone."), "error")
     else:
         flash(_("Round %(number)s undone.", number=undone), "success")
+        return redirect(url_for("games.detail", game_id=game_id, _anchor=RECORD_ANCHOR))
     return redirect(url_for("games.detail", game_id=game_id))
 
 
 @bp.post("/games/<id:game_id>/end")
 def end(game_id: int) -> ResponseReturnValue:
-    """End the game now, as the table agreed: the standings become final."""
+    """End the game now, as the table agreed, once the scorer confirms: the standings become
+    final (a game ended by mistake can be reopened)."""
     game, _access = game_for_device(game_id, edit=True)
-    game_service.end_game(game, device=current_device())
+    snapshot = snapshot_of(game)
+    if snapshot.state.finished:
+        return redirect(url_for("games.detail", game_id=game_id, _anchor="standings"))
+    if not _confirmed():
+        return render_template(
+            "games/confirm.html", game=game, kind="end", state=snapshot.state, finished=False
+        )
+    try:
+        game_service.end_game(game, device=current_device())
+    except game_service.StaleGame:
+        flash(_("The game changed on another phone: it was not ended. Check it first."), "error")
+        return redirect(url_for("games.detail", game_id=game_id))
     flash(_("The game is over. Here are the final standings."), "success")
     return redirect(url_for("games.detail", game_id=game_id, _anchor="standings"))
+
+
+@bp.post("/games/<id:game_id>/reopen")
+def reopen(game_id: int) -> ResponseReturnValue:
+    """Play on after the game was ended by mistake (the history keeps both steps)."""
+    game, _access = game_for_device(game_id, edit=True)
+    try:
+        game_service.reopen_game(game, device=current_device())
+    except game_service.GameOver:
+        flash(_("Every round is played: undo the last round to play it again."), "error")
+    except game_service.StaleGame:
+        flash(_("The game changed on another phone: it was not reopened."), "error")
+    else:
+        flash(_("The game is open again."), "success")
+        return redirect(url_for("games.detail", game_id=game_id, _anchor=RECORD_ANCHOR))
+    return redirect(url_for("games.detail", game_id=game_id))
 
 
 # Links for the table ---------------------------------------------------------------------------

@@ -1,30 +1,43 @@
-// The round sheet, better with JavaScript: live hand values, taken tiles, one-tap "went out".
-// Everything still works without it: the server reads the same fields.
+// The round sheet, better with JavaScript: live hand values, a two-tap tile picker (one end,
+// then the other; tiles held elsewhere are gone), one-tap "went out", and the focus where the
+// scorer looks next. Everything still works without it: the server reads the same fields (the
+// picker only ticks the hidden tile boxes) and stays the judge of every tile.
 (function () {
   "use strict";
   var form = document.getElementById("round-form");
   if (!form) { return; }
+  form.classList.add("js-round");
+  var words = form.dataset;
   var hands = Array.prototype.slice.call(form.querySelectorAll("fieldset.hand"));
+  var first = {};  // per seat: the end picked first, while its partner is awaited
 
-  function modeInput(hand, value) {
-    return hand.querySelector('.mode input[value="' + value + '"]');
-  }
+  function say(text, key, value) { return (text || "").replace("%(" + key + ")s", value); }
+  function seatOf(hand) { return hand.dataset.seat; }
+  function modeInput(hand, value) { return hand.querySelector('.mode input[value="' + value + '"]'); }
+  function picker(hand) { return hand.querySelector(".picker"); }
+  function toggle(hand) { return hand.querySelector(".tiles-toggle"); }
+  function ticked(hand) { return Array.prototype.slice.call(hand.querySelectorAll(".tile-check:checked")); }
+  function inTiles(hand) { var input = modeInput(hand, "tiles"); return !!(input && input.checked); }
+  function ends(text) { return text.split("-").map(function (n) { return parseInt(n, 10); }); }
 
   function handValue(hand) {
-    var sum = 0;
-    hand.querySelectorAll(".tile-check:checked").forEach(function (box) {
-      sum += parseInt(box.closest(".tile").dataset.value, 10) || 0;
-    });
-    return sum;
+    return ticked(hand).reduce(function (sum, box) {
+      return sum + (parseInt(box.closest(".tile").dataset.value, 10) || 0);
+    }, 0);
   }
 
-  function refreshTaken() {
+  // Which hand holds each tile: only hands counted by tiles hold any.
+  function holders() {
     var holder = {};
     hands.forEach(function (hand) {
-      hand.querySelectorAll(".tile-check:checked").forEach(function (box) {
-        holder[box.value] = hand;
-      });
+      if (!inTiles(hand)) { return; }
+      ticked(hand).forEach(function (box) { holder[box.value] = hand; });
     });
+    return holder;
+  }
+
+  // The no-script grid stays in step (it is what is sent): tiles held elsewhere are disabled.
+  function refreshGrid(holder) {
     hands.forEach(function (hand) {
       hand.querySelectorAll(".tile-check").forEach(function (box) {
         var taken = holder[box.value] && holder[box.value] !== hand;
@@ -34,45 +47,201 @@
     });
   }
 
-  function showValue(hand) {
-    var output = hand.querySelector(".hand-value");
-    var count = hand.querySelectorAll(".tile-check:checked").length;
-    if (output) { output.textContent = count ? "= " + handValue(hand) : ""; }
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function domino(a, b) {
+    var face = element("span", "domino-face");
+    face.setAttribute("aria-hidden", "true");
+    face.appendChild(element("span", "", String(a)));
+    face.appendChild(element("span", "", String(b)));
+    return face;
+  }
+
+  function button(className) {
+    var node = element("button", className);
+    node.type = "button";
+    return node;
+  }
+
+  // A button showing a domino, named by a sentence ("Add the 6-4") that only screen readers
+  // read: the name comes from the button's own content (no aria-label to disagree with it).
+  function tileButton(className, sentence, a, b) {
+    var node = button(className);
+    node.appendChild(element("span", "visually-hidden", say(sentence, "tile", a + "-" + b)));
+    node.appendChild(domino(a, b));
+    return node;
+  }
+
+  // One hand's picker: the tiles chosen (tap one to take it back), then either the numbers
+  // 0..n (the first end) or the partners of the end picked, as dominoes, and Back.
+  function draw(hand, holder, focusIndex) {
+    var panel = picker(hand);
+    if (panel.hidden) { return; }
+    var seat = seatOf(hand);
+    var free = {};
+    var top = 0;
+    hand.querySelectorAll(".tile-check").forEach(function (box) {
+      var pair = ends(box.value);
+      top = Math.max(top, pair[0]);
+      if (!holder[box.value]) { free[box.value] = box; }
+    });
+    panel.textContent = "";
+
+    var chosen = element("div", "picker-chosen");
+    ticked(hand).forEach(function (box) {
+      var pair = ends(box.value);
+      var take = tileButton("picker-tile is-chosen", words.remove, pair[0], pair[1]);
+      take.addEventListener("click", function () {
+        box.checked = false;
+        changed(hand, null);
+      });
+      chosen.appendChild(take);
+    });
+    var count = ticked(hand).length;
+    var value = element("output", "hand-value", count ? "= " + handValue(hand) : "");
+    value.setAttribute("aria-live", "polite");
+    chosen.appendChild(value);
+    var end = first[seat];
+    chosen.appendChild(element("span", "picker-prompt", end === undefined ? words.first : say(words.second, "n", end)));
+    panel.appendChild(chosen);
+
+    var pad = element("div", "picker-pad");
+    var n;
+    for (n = 0; n <= top; n += 1) {
+      if (end === undefined) {
+        pad.appendChild(numberButton(hand, n, free));
+      } else {
+        pad.appendChild(partnerButton(hand, end, n, free));
+      }
+    }
+    if (end !== undefined) {
+      var back = button("pad-back");
+      back.textContent = words.back;
+      back.addEventListener("click", function () { delete first[seat]; changed(hand, 0); });
+      pad.appendChild(back);
+    }
+    panel.appendChild(pad);
+    if (focusIndex !== null && focusIndex !== undefined) {
+      var target = pad.children[focusIndex];
+      if (!target || target.tagName !== "BUTTON" || target.disabled) {
+        target = pad.querySelector("button:not([disabled])");
+      }
+      if (target) { target.focus({ preventScroll: true }); }
+    }
+  }
+
+  function tileName(a, b) { return Math.max(a, b) + "-" + Math.min(a, b); }
+
+  function numberButton(hand, n, free) {
+    var node = button("pad-number");
+    node.textContent = String(n);
+    var any = Object.keys(free).some(function (name) { return ends(name).indexOf(n) !== -1; });
+    node.disabled = !any;
+    node.addEventListener("click", function () {
+      first[seatOf(hand)] = n;
+      changed(hand, n);
+    });
+    return node;
+  }
+
+  function partnerButton(hand, end, n, free) {
+    var box = free[tileName(end, n)];
+    if (!box) {
+      var gap = element("span", "pad-gap");
+      gap.setAttribute("aria-hidden", "true");
+      return gap;
+    }
+    var node = tileButton("picker-tile", words.add, end, n);
+    node.addEventListener("click", function () {
+      box.checked = true;
+      delete first[seatOf(hand)];
+      changed(hand, end);
+    });
+    return node;
+  }
+
+  function setMode(hand, tiles) {
+    var input = modeInput(hand, tiles ? "tiles" : "pips");
+    if (input) { input.checked = true; }
+    picker(hand).hidden = !tiles;
+    toggle(hand).setAttribute("aria-expanded", tiles ? "true" : "false");
+    if (!tiles) { delete first[seatOf(hand)]; }
+  }
+
+  // After any change: the hand's pips show its tiles' value, and every picker is redrawn (a
+  // tile taken here is gone from the others).
+  function changed(hand, focusIndex) {
+    if (hand && inTiles(hand)) {
+      var pips = hand.querySelector("input.pips");
+      pips.value = ticked(hand).length ? String(handValue(hand)) : "";
+    }
+    var holder = holders();
+    refreshGrid(holder);
+    hands.forEach(function (other) { draw(other, holder, other === hand ? focusIndex : null); });
   }
 
   hands.forEach(function (hand) {
     var pips = hand.querySelector("input.pips");
-    hand.addEventListener("change", function (event) {
-      var target = event.target;
-      if (target.classList.contains("tile-check")) {
-        var tiles = modeInput(hand, "tiles");
-        if (tiles) { tiles.checked = true; }
-        pips.value = hand.querySelectorAll(".tile-check:checked").length ? String(handValue(hand)) : "";
-        showValue(hand);
-        refreshTaken();
-      }
+    var tilesButton = toggle(hand);
+    tilesButton.hidden = false;
+    tilesButton.addEventListener("click", function () {
+      setMode(hand, picker(hand).hidden);
+      changed(hand, null);
     });
     pips.addEventListener("input", function () {
-      var number = modeInput(hand, "pips");
-      if (number) { number.checked = true; }
+      if (inTiles(hand)) { setMode(hand, false); changed(hand, null); }
     });
-    showValue(hand);
+    hand.addEventListener("change", function (event) {
+      if (event.target.classList.contains("tile-check")) { changed(hand, null); }
+    });
+    var out = hand.querySelector('input[name="out"]');
+    // A table that counted tiles last round counts them again: the pickers open by themselves.
+    var again = words.openTiles === "1" && !pips.value;
+    setMode(hand, (inTiles(hand) || again) && !(out && out.checked));
   });
 
   form.addEventListener("change", function (event) {
     if (event.target.name !== "out") { return; }
     hands.forEach(function (hand) {
       var radio = hand.querySelector('input[name="out"]');
-      var out = radio && radio.checked;
+      var out = !!(radio && radio.checked);
       hand.classList.toggle("is-out", out);
       if (out) {
-        var pips = hand.querySelector("input.pips");
-        pips.value = "";
-        hand.querySelectorAll(".tile-check:checked").forEach(function (box) { box.checked = false; });
-        showValue(hand);
+        hand.querySelector("input.pips").value = "";
+        ticked(hand).forEach(function (box) { box.checked = false; });
+        setMode(hand, false);
       }
     });
-    refreshTaken();
+    changed(null, null);
   });
-  refreshTaken();
+  hands.forEach(function (hand) {
+    var radio = hand.querySelector('input[name="out"]');
+    hand.classList.toggle("is-out", !!(radio && radio.checked));
+  });
+  changed(null, null);
+
+  // Where the scorer looks next: a refused round's summary, or after a save the next round's
+  // first field (the page opened at the form).
+  // Now, and again once the page has loaded if the browser's own jump to the #record anchor
+  // took the focus away (images still loading must not keep the field from the scorer).
+  function focusNext() {
+    var summary = document.getElementById("round-errors") || document.getElementById("round-warnings");
+    if (summary) {
+      summary.focus();
+    } else if (window.location.hash === "#record") {
+      var firstPips = form.querySelector("input.pips");
+      if (firstPips) { firstPips.focus({ preventScroll: true }); }
+    }
+  }
+  focusNext();
+  window.addEventListener("load", function () {
+    window.setTimeout(function () {
+      if (document.activeElement === document.body) { focusNext(); }
+    }, 0);
+  });
 })();

@@ -153,40 +153,32 @@ def test_record_a_round_by_numbers_and_see_the_leader(page: Page, live_server: s
     expect(pips(page, "Ben")).to_have_value("")
 
 
+def pick(hand_block: Locator, text: str) -> None:
+    """In one hand's tile picker: tap one end of the tile, then its partner."""
+    hand_block.locator(".pad-number", has_text=re.compile(rf"^{text.split('-')[0]}$")).click()
+    hand_block.get_by_role("button", name=f"Add the {text}", exact=True).click()
+
+
 def test_record_a_round_by_tiles(page: Page, live_server: str) -> None:
     quick_game(page, live_server, FOUR)
     went_out(page, "Ana")
     ben, cy, di = hand(page, "Ben"), hand(page, "Cy"), hand(page, "Di")
-    ben.get_by_text("Tap the tiles in Ben's hand").click()
-    tile(ben, "6-4").click()
-    expect(ben.locator(".hand-value")).to_have_text("= 10")
-    tile(ben, "3-2").click()
-    expect(ben.locator(".hand-value")).to_have_text("= 15")
+    ben.get_by_role("button", name="Tiles", exact=True).click()
+    pick(ben, "6-4")
+    expect(ben.locator(".picker .hand-value")).to_have_text("= 10")
+    pick(ben, "3-2")
+    expect(ben.locator(".picker .hand-value")).to_have_text("= 15")
     expect(pips(page, "Ben")).to_have_value("15")
-    expect(ben.get_by_role("radio", name="Tiles")).to_be_checked()
+    expect(ben.locator('input[name="mode_1"][value="tiles"]')).to_be_checked()
 
-    # A tile in Ben's hand cannot be in Cy's.
-    cy.get_by_text("Tap the tiles in Cy's hand").click()
-    expect(tile(cy, "6-4")).to_have_class(TAKEN)
-    expect(tile(cy, "6-4").locator("input")).to_be_disabled()
-    expect(tile(cy, "6-5")).not_to_have_class(TAKEN)
-    tile(cy, "12-0").click()
-    tile(cy, "11-1").click()
-    expect(cy.locator(".hand-value")).to_have_text("= 24")
-    # Ben puts the 6-4 back: Cy could take it now; Ben takes it again.
-    tile(ben, "6-4").click()
-    expect(ben.locator(".hand-value")).to_have_text("= 5")
-    expect(tile(cy, "6-4").locator("input")).to_be_enabled()
-    tile(ben, "6-4").click()
-    expect(ben.locator(".hand-value")).to_have_text("= 15")
-    expect(tile(cy, "6-4")).to_have_class(TAKEN)
-
-    di.get_by_text("Tap the tiles in Di's hand").click()
-    expect(tile(di, "12-0")).to_have_class(TAKEN)
-    expect(tile(di, "11-1")).to_have_class(TAKEN)
-    tile(di, "12-11").click()
-    expect(di.locator(".hand-value")).to_have_text("= 23")
-    di.evaluate("el => el.scrollIntoView()")
+    cy.get_by_role("button", name="Tiles", exact=True).click()
+    pick(cy, "12-0")
+    pick(cy, "11-1")
+    expect(cy.locator(".picker .hand-value")).to_have_text("= 24")
+    di.get_by_role("button", name="Tiles", exact=True).click()
+    pick(di, "12-11")
+    expect(di.locator(".picker .hand-value")).to_have_text("= 23")
+    ben.evaluate("el => el.scrollIntoView()")
     shot(page, "tiles.png")
     save(page)
 
@@ -389,8 +381,9 @@ def test_no_page_scrolls_sideways(page: Page, live_server: str) -> None:
     game_id = game_id_of(page)
     post_rounds(page, live_server, game_id, random_rounds(8, 4, seed=8))
     expect(page.locator("#sheet tbody tr")).to_have_count(4)
-    hand(page, "Hana").get_by_text("Tap the tiles in Hana's hand").click()
-    expect(hand(page, "Hana").locator(".tile-grid")).to_be_visible()
+    hand(page, "Hana").get_by_role("button", name="Tiles", exact=True).click()
+    hand(page, "Hana").locator(".pad-number").nth(6).click()
+    expect(hand(page, "Hana").locator(".picker-tile")).to_have_count(13)
     fits("the game page with 8 players and a tile picker open")
     share_url = page.locator("#view-link").get_attribute("href")
 

@@ -57,6 +57,7 @@ ROUND_KEYS = [
     "adjust_0",
     "reason_0",
     "submit",
+    "choice",
 ]
 text = st.text(max_size=30) | st.sampled_from(
     [
@@ -68,6 +69,10 @@ text = st.text(max_size=30) | st.sampled_from(
         "blocked",
         "tiles",
         "pips",
+        "yes",
+        "keep",
+        "replace",
+        "next",
         "1.5",
         "\x00",
         "６",
@@ -114,7 +119,9 @@ def test_junk_setup_never_fails(client, data):
 @JUNK_SETTINGS
 @given(
     data=form_data(ROUND_KEYS),
-    path=st.sampled_from(["rounds", "rounds/1/edit", "undo", "end", "rounds/7/edit"]),
+    path=st.sampled_from(
+        ["rounds", "rounds/1/edit", "undo", "end", "rounds/7/edit", "rounds/1/conflict", "reopen"]
+    ),
 )
 def test_junk_round_forms_never_fail(app, client, data, path):
     if not hasattr(app, "_junk_game"):

@@ -330,22 +330,160 @@ def test_a_warning_needs_one_confirmation(app, client):
     assert saved_rounds(app, game_id) == 1
 
 
-def test_two_phones_saving_the_same_round_save_it_once(app, client):
-    game_id = start_game(client)
+def second_scorer(app, client, game_id):
+    """Another phone at the table, given the edit link."""
     with app.app_context():
         edit_token = db.session.get(Game, game_id).edit_token
     second = app.test_client()
     second.post(f"/e/{edit_token}")
+    return second
+
+
+class ConflictPage(HTMLParser):
+    """The conflict page as a reader meets it: each row (player, saved, yours, marked as
+    differing or not), the choice buttons and the hidden fields the choice form carries."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.differs: list[str] = []
+        self.choices: dict[str, str] = {}
+        self.hidden: list[tuple[str, str]] = []
+        self.action = ""
+        self._cell: list[str] | None = None
+        self._row_differs = False
+        self._button: str | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "tr":
+            self.rows.append([])
+            self._row_differs = "differs" in (attributes.get("class") or "")
+        elif tag in ("td", "th") and self.rows:
+            self._cell = []
+        elif tag == "form" and "conflict-choices" in (attributes.get("class") or ""):
+            self.action = attributes["action"]
+        elif tag == "input" and attributes.get("type") == "hidden":
+            self.hidden.append((attributes["name"], attributes.get("value") or ""))
+        elif tag == "button" and attributes.get("name") == "choice":
+            self._button = attributes["value"]
+            self.choices[self._button] = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        elif tag == "tr" and self.rows and self._row_differs:
+            self.differs.append(self.rows[-1][0].split()[0])
+        elif tag == "button":
+            self._button = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._button is not None:
+            self.choices[self._button] += data.strip()
+
+    def choose(self, client, choice: str):
+        """Press one of the choice buttons, as the browser would send the form."""
+        data: dict[str, list[str]] = {}
+        for name, value in self.hidden:
+            data.setdefault(name, []).append(value)
+        data["choice"] = [choice]
+        return client.post(self.action, data=data)
+
+
+def lost_race(app, client):
+    """Two phones record round 1; the second sees the conflict page. (page, phone, game id)"""
+    game_id = start_game(client)
+    second = second_scorer(app, client, game_id)
     first_entry = round_data(1, {1: 15, 2: 7, 3: 22}, out=0)
-    second_entry = round_data(1, {1: 16, 2: 8, 3: 23}, out=0)
+    second_entry = round_data(1, {1: 16, 2: 7, 3: 23}, out=0)
     assert client.post(f"/games/{game_id}/rounds", data=first_entry).status_code == 302
     response = second.post(f"/games/{game_id}/rounds", data=second_entry)
     assert response.status_code == 409
-    page = response.get_data(as_text=True)
-    assert "Round 1 was just saved from another phone" in page
-    assert 'value="16"' in page  # what the second scorer typed is still there
+    html = response.get_data(as_text=True)
+    assert "Round 1 was saved from another phone" in html
+    page = ConflictPage(html)
+    assert page.rows[1:] == [
+        ["Ana", "went out", "went out"],
+        ["Ben ≠ differs", "15", "16"],
+        ["Cy", "7", "7"],
+        ["Di ≠ differs", "22", "23"],
+    ]
+    assert page.differs == ["Ben", "Di"]
+    assert page.choices == {
+        "keep": "Keep the saved round (forget mine)",
+        "replace": "Replace round 1 with mine",
+        "next": "Record mine as round 2",
+    }
+    # Nothing typed was moved into the next round's form: there is no form on this page.
+    assert "Record round 2" not in html and 'id="round-form"' not in html
     assert saved_rounds(app, game_id) == 1
     assert [line.total for line in state(app, game_id).standings] == [0, 7, 15, 22]
+    return page, second, game_id
+
+
+def test_two_phones_saving_the_same_round_see_both_and_choose(app, client):
+    page, _second, _game_id = lost_race(app, client)
+    assert page.action.endswith("/rounds/1/conflict")
+
+
+def test_keeping_the_saved_round_forgets_what_this_phone_typed(app, client):
+    page, second, game_id = lost_race(app, client)
+    response = page.choose(second, "keep")
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith(f"/games/{game_id}#record")
+    assert saved_rounds(app, game_id) == 1
+    assert [line.total for line in state(app, game_id).standings] == [0, 7, 15, 22]
+    followed = second.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Round 1 stays as the other phone saved it" in followed
+
+
+def test_replacing_the_saved_round_is_an_edit_in_the_history(app, client):
+    page, second, game_id = lost_race(app, client)
+    response = page.choose(second, "replace")
+    assert response.status_code == 302
+    assert saved_rounds(app, game_id) == 1
+    totals = {line.name: line.total for line in state(app, game_id).standings}
+    assert totals == {"Ana": 0, "Ben": 16, "Cy": 7, "Di": 23}
+    history = client.get(f"/games/{game_id}/history").get_data(as_text=True)
+    assert "Round 1, Ben: 15 → 16" in history
+
+
+def test_recording_mine_as_the_next_round(app, client):
+    page, second, game_id = lost_race(app, client)
+    response = page.choose(second, "next")
+    assert response.status_code == 302
+    assert saved_rounds(app, game_id) == 2
+    totals = {line.name: line.total for line in state(app, game_id).standings}
+    assert totals == {"Ana": 0, "Ben": 31, "Cy": 14, "Di": 45}
+
+
+def test_a_replacement_pinned_to_an_old_version_is_a_new_conflict(app, client):
+    page, second, game_id = lost_race(app, client)
+    with app.app_context():
+        version = db.session.execute(select(Round.version)).scalar_one()
+    correction = round_data(1, {1: 40, 2: 7, 3: 22}, out=0, round_version=str(version))
+    assert client.post(f"/games/{game_id}/rounds/1/edit", data=correction).status_code == 302
+    response = page.choose(second, "replace")
+    assert response.status_code == 409
+    again = ConflictPage(response.get_data(as_text=True))
+    assert again.rows[2] == ["Ben ≠ differs", "40", "16"]
+    assert {line.name: line.total for line in state(app, game_id).standings}["Ben"] == 40
+
+
+def test_a_finished_game_offers_no_next_round(app, client):
+    game_id = start_game(client, ["Ana", "Ben"], rounds=1)
+    second = second_scorer(app, client, game_id)
+    assert client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 5}, out=0)).status_code
+    response = second.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 6}, out=0))
+    assert response.status_code == 409
+    page = ConflictPage(response.get_data(as_text=True))
+    assert set(page.choices) == {"keep", "replace"}
+    assert page.choose(second, "next").status_code == 302  # forged: refused, nothing saved
+    assert saved_rounds(app, game_id) == 1
 
 
 def test_another_device_cannot_see_or_score_the_game(app, client):
@@ -411,26 +549,38 @@ def test_edit_an_earlier_round_and_see_it_in_the_history(app, client):
 def test_an_edit_made_meanwhile_on_another_phone_is_shown_not_overwritten(app, client):
     game_id = start_game(client)
     client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
-    with app.app_context():
-        edit_token = db.session.get(Game, game_id).edit_token
-    other = app.test_client()
-    other.post(f"/e/{edit_token}")
+    other = second_scorer(app, client, game_id)
     data_other = round_data(1, {1: 16, 2: 7, 3: 22}, out=0, round_version="1")
     data_mine = round_data(1, {1: 17, 2: 7, 3: 22}, out=0, round_version="1")
     assert other.post(f"/games/{game_id}/rounds/1/edit", data=data_other).status_code == 302
     response = client.post(f"/games/{game_id}/rounds/1/edit", data=data_mine)
     assert response.status_code == 409
-    page = response.get_data(as_text=True)
-    assert "changed from another phone" in page
-    assert "Ben: 16" in page  # the values saved now
-    assert 'value="17"' in page  # what this scorer typed, kept
+    page = ConflictPage(response.get_data(as_text=True))
+    assert "Round 1 was changed on another phone" in response.get_data(as_text=True)
+    assert page.rows[2] == ["Ben ≠ differs", "16", "17"]
+    assert page.differs == ["Ben"]
+    assert set(page.choices) == {"keep", "replace"}  # a correction is not a new round
     assert {line.name: line.total for line in state(app, game_id).standings}["Ben"] == 16
+    assert page.choose(client, "replace").status_code == 302
+    assert {line.name: line.total for line in state(app, game_id).standings}["Ben"] == 17
+
+
+def test_undo_asks_first_and_shows_what_goes(app, client):
+    game_id = start_game(client)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    response = client.post(f"/games/{game_id}/undo", data={"number": "1"})
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "Undo round 1?" in page and "Ben: 15" in page
+    assert 'name="confirm" value="yes"' in page and "Yes, undo round 1" in page
+    assert f'href="/games/{game_id}"' in page  # Cancel
+    assert saved_rounds(app, game_id) == 1
 
 
 def test_undo_the_last_round(app, client):
     game_id = start_game(client)
     client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
-    response = client.post(f"/games/{game_id}/undo", data={"number": "1"})
+    response = client.post(f"/games/{game_id}/undo", data={"number": "1", "confirm": "yes"})
     assert response.status_code == 302
     assert saved_rounds(app, game_id) == 0
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
@@ -445,7 +595,9 @@ def test_undo_of_a_round_that_is_no_longer_last_does_nothing(app, client):
     game_id = start_game(client)
     client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
     client.post(f"/games/{game_id}/rounds", data=round_data(2, {0: 1, 2: 2, 3: 3}, out=1))
-    response = client.post(f"/games/{game_id}/undo", data={"number": "1"}, follow_redirects=True)
+    response = client.post(
+        f"/games/{game_id}/undo", data={"number": "1", "confirm": "yes"}, follow_redirects=True
+    )
     assert "nothing was undone" in response.get_data(as_text=True)
     assert saved_rounds(app, game_id) == 2
 
@@ -476,7 +628,10 @@ def test_ties_are_explained_in_words(client):
 def test_end_the_game_now(app, client):
     game_id = start_game(client)
     client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
-    assert client.post(f"/games/{game_id}/end").status_code == 302
+    first = client.post(f"/games/{game_id}/end")
+    assert first.status_code == 200 and "End the game now?" in first.get_data(as_text=True)
+    assert not state(app, game_id).finished
+    assert client.post(f"/games/{game_id}/end", data={"confirm": "yes"}).status_code == 302
     assert state(app, game_id).finished
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Final standings" in page and "Winner: Ana" in page
@@ -562,7 +717,7 @@ def test_a_finished_game_keeps_each_players_final_figures(app, client):
         ("Ben", 1, 2, 10, 2, 1),
         ("Cy", 3, 1, 20, 2, 1),
     ]
-    client.post(f"/games/{game_id}/undo", data={"number": "2"})
+    client.post(f"/games/{game_id}/undo", data={"number": "2", "confirm": "yes"})
     with app.app_context():
         assert [p.total for p in game_service.load_game(game_id).players] == [None] * 3
 
@@ -599,3 +754,98 @@ def test_a_phone_that_keeps_the_shared_game_finds_it_on_its_home_page(app, clien
     assert watcher.get(f"/games/{game_id}").status_code == 200  # to watch
     data = round_data(1, {1: 5}, out=0)
     assert watcher.post(f"/games/{game_id}/rounds", data=data).status_code == 403
+
+
+# Ending by mistake, reopening -------------------------------------------------------------------
+
+
+def test_a_game_ended_by_mistake_is_reopened(app, client):
+    game_id = start_game(client)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    client.post(f"/games/{game_id}/end", data={"confirm": "yes"})
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Reopen the game" in page and "End the game now" not in page
+    with app.app_context():
+        assert game_service.load_game(game_id).players[0].place == 1
+    response = client.post(f"/games/{game_id}/reopen")
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith("#record")
+    assert not state(app, game_id).finished
+    with app.app_context():
+        game = game_service.load_game(game_id)
+        assert (game.ended_early, game.finished_at) == (False, None)
+        assert [p.place for p in game.players] == [None] * 4
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "The game is open again." in page
+    assert "Record round 2" in page and "Reopen the game" not in page
+    assert "Game reopened: play goes on" in page and "Game ended by the table" in page
+
+
+def test_a_game_its_rounds_finished_is_not_reopened(app, client):
+    game_id = start_game(client, ["Ana", "Ben"], rounds=1)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 5}, out=0))
+    assert "Reopen the game" not in client.get(f"/games/{game_id}").get_data(as_text=True)
+    response = client.post(f"/games/{game_id}/reopen", follow_redirects=True)
+    assert "Every round is played: undo the last round" in response.get_data(as_text=True)
+    assert state(app, game_id).finished
+
+
+def test_undo_after_an_early_end_plays_on(app, client):
+    game_id = start_game(client)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    client.post(f"/games/{game_id}/end", data={"confirm": "yes"})
+    client.post(f"/games/{game_id}/undo", data={"number": "1", "confirm": "yes"})
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Game over" not in page
+    assert "Record round 1" in page
+    assert not state(app, game_id).finished
+
+
+def test_end_and_undo_never_act_on_the_first_post(app, client):
+    game_id = start_game(client)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    for path, data in (("end", {}), ("undo", {"number": "1"}), ("end", {"confirm": "no"})):
+        assert client.post(f"/games/{game_id}/{path}", data=data).status_code == 200
+    assert saved_rounds(app, game_id) == 1 and not state(app, game_id).finished
+
+
+# A round in seconds -----------------------------------------------------------------------------
+
+
+def test_after_a_save_the_page_opens_at_the_form_with_the_message_beside_it(client):
+    game_id = start_game(client)
+    response = client.post(
+        f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0)
+    )
+    assert response.headers["Location"].endswith(f"/games/{game_id}#record")
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    record = page.index('id="record"')
+    assert record < page.index("Round 1 saved.") < page.index("Record round 2")
+
+
+def test_a_refused_round_opens_at_a_summary_linking_each_field(client):
+    game_id = start_game(client)
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert f'action="/games/{game_id}/rounds#record"' in page
+    response = client.post(
+        f"/games/{game_id}/rounds", data=round_data(1, {1: "abc", 2: 7, 3: "-4"}, out=0)
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    summary = page[page.index('id="round-errors"') : page.index('id="hand_0"')]
+    links = re.findall(r'<a href="#(\w+)">([^<]*)</a>', summary)
+    assert [target for target, _text in links] == ["pips_1", "pips_3"]
+    assert all("Ben" in text for target, text in links if target == "pips_1")
+
+
+def test_a_table_that_counted_tiles_gets_the_tile_picker_again(app, client):
+    game_id = start_game(client)
+    client.post(
+        f"/games/{game_id}/rounds", data=round_data(1, {1: ["6-4"], 2: ["3-2"], 3: 9}, out=0)
+    )
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert 'data-open-tiles="1"' in page  # round.js opens the pickers
+    blocks = HandBlocks(page)  # without the script the form starts on numbers, as always
+    assert [blocks.checked(seat, f"mode_{seat}") for seat in range(4)] == [["pips"]] * 4
+    client.post(f"/games/{game_id}/rounds", data=round_data(2, {0: 3, 2: 4, 3: 9}, out=1))
+    assert 'data-open-tiles="1"' not in client.get(f"/games/{game_id}").get_data(as_text=True)

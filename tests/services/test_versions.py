@@ -101,6 +101,13 @@ def end(table: Table) -> str:
     return "Game over"
 
 
+def reopen(table: Table) -> str:
+    game_service.end_game(_game(table))
+    db.session.remove()
+    game_service.reopen_game(_game(table))
+    return "Game reopened: play goes on"
+
+
 def join_late(table: Table) -> str:
     night_service.add_late_player(_club(table), _game(table), guest="Zed")
     return "Zed"
@@ -145,6 +152,7 @@ CHANGES: list[Callable[[Table], str]] = [
     edit,
     undo,
     end,
+    reopen,
     join_late,
     move_to_season,
     file_under_new_season,

@@ -1,14 +1,16 @@
 """Game use cases: read a game (its snapshot), create it, record, correct and undo rounds, seat
-late arrivals, end it. One module a job; this package names what the rest of the app uses.
+late arrivals, end and reopen it. One module a job; this package names what the rest uses.
 
 - snapshot.py: the one read model (a committed version, worked out once, kept per version);
 - versions.py: the one place a game's version moves (every write bumps it);
 - mapping.py: a game as rows and as the core sees it, both ways;
 - reads.py: which game a page or link points to, rights, history, a device's games;
 - unit.py: a write pinned to the version it read, all or nothing (StaleGame on a lost race);
-- writes.py and late.py: the changes.
+- writes.py and late.py: the changes;
+- conflicts.py: a round two phones saved, both sides scored, for the losing phone to choose.
 """
 
+from scorekeeper.services.games.conflicts import Conflict, conflict_of
 from scorekeeper.services.games.late import as_played, join_late, late_join_problem
 from scorekeeper.services.games.mapping import (
     describe_hand,
@@ -44,6 +46,7 @@ from scorekeeper.services.games.writes import (
     end_game,
     record_round,
     remember,
+    reopen_game,
     season_on,
     store_final_figures,
     undo_last_round,
@@ -51,6 +54,7 @@ from scorekeeper.services.games.writes import (
 
 __all__ = [
     "Busy",
+    "Conflict",
     "JOINED_LATE",
     "DeviceGameLine",
     "GameOver",
@@ -59,6 +63,7 @@ __all__ = [
     "Snapshot",
     "StaleGame",
     "add_game",
+    "conflict_of",
     "as_played",
     "count_games",
     "create_game",
@@ -78,6 +83,7 @@ __all__ = [
     "load_game",
     "record_round",
     "remember",
+    "reopen_game",
     "result_of",
     "rule_columns",
     "rules_of",

@@ -1,4 +1,4 @@
-"""Writing games: create one, record, correct and undo rounds, end it.
+"""Writing games: create one, record, correct and undo rounds, end it and reopen it.
 
 Every score comes from `scorekeeper.core`; these functions store what the core decided and keep
 the history. Each reads the game as it stands from its snapshot, checks the change with the
@@ -27,6 +27,9 @@ from scorekeeper.services.games import late, mapping
 from scorekeeper.services.games.snapshot import Snapshot, snapshot_of
 from scorekeeper.services.games.unit import commit, current, unit_of_work
 from scorekeeper.services.games.versions import StaleGame
+
+# The history line of a game played on after it had ended (games/__init__.py words it).
+REOPENED = "reopened"
 
 
 class GameOver(Exception):
@@ -233,9 +236,13 @@ def _record_round(
     key: str | None,
 ) -> SaveOutcome:
     snapshot = current(game, expected_version)
+    next_number = snapshot.state.rounds_played + 1
+    if number is not None and number < next_number:
+        # Checked before the end: the phone that lost the race for the last round is shown
+        # the round that was saved, not just "the game is over".
+        raise StaleGame(game, number)
     if snapshot.state.finished:
         raise GameOver()
-    next_number = snapshot.state.rounds_played + 1
     if number is not None and number != next_number:
         raise StaleGame(game, number)
     check = core.check_round(snapshot.setup, next_number, entry)
@@ -367,6 +374,10 @@ def undo_last_round(
         for hand in result.hands
     )
     db.session.delete(_round_row(game, undone))
+    if game.ended_early:
+        # Taking a round back means the table plays on: an early end no longer holds.
+        game.ended_early = False
+        db.session.add(Change(game_id=game.id, action=REOPENED, device=device))
     for player in game.players:
         # A late arrival who joined after the undone round plays it when it is recorded again.
         player.joined_round = min(player.joined_round, undone)
@@ -386,6 +397,23 @@ def end_game(game: Game, *, device: str | None = None) -> None:
     state = core.game_state(snapshot.setup, list(snapshot.results), ended_early=True)
     store_final_figures(game, state)
     db.session.add(Change(game_id=game.id, action="ended", device=device))
+    commit(game)
+
+
+@unit_of_work
+def reopen_game(game: Game, *, device: str | None = None) -> None:
+    """Reopen a game the table ended by mistake: play goes on from the next round, the final
+    figures are cleared and the history says so. Raises GameOver when its rounds themselves
+    finish the game (undo the last round instead); a game in play is left as it is."""
+    if not game.ended_early and game.finished_at is None:
+        return
+    snapshot = current(game)
+    if core.game_state(snapshot.setup, list(snapshot.results), ended_early=False).finished:
+        raise GameOver()
+    game.ended_early = False
+    game.finished_at = None
+    store_final_figures(game, None)
+    db.session.add(Change(game_id=game.id, action=REOPENED, device=device))
     commit(game)
 
 

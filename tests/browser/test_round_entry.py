@@ -1,0 +1,291 @@
+"""A round in seconds, on a small phone (360x740): taps and scrolling to score a round by
+numbers and by tiles, where the page opens after a save and after a refused save, the tile
+picker, the conflict choice, and the second step of End and Undo.
+
+A tap is a click on something the scorer must hit (a field, a toggle, a button); the digits
+typed on the keypad are not taps. Scrolling is the distance the page moved to bring each
+thing into view before its tap.
+
+Measured on main before the redesign (same steps): by numbers 5 taps, 1,053 px of scrolling
+for the first round and 2,182 px for the next one (the page opened at the sheet); by tiles,
+3 hands of 3 tiles, 14 taps and 4,735 px (every picker showed all 90 tiles, a 6,000 px page).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from helpers import SCREENSHOTS, hand, pips, shot, totals
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+
+FOUR = ["Ana", "Ben", "Cy", "Di"]
+SMALL_PHONE = {"width": 360, "height": 740}
+IN_VIEW = """el => {
+    const box = el.getBoundingClientRect();
+    return box.top >= -1 && box.bottom <= window.innerHeight + 1;
+}"""
+
+
+class Thumb:
+    """The scorer's thumb: counts taps and the scrolling each one needed."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.taps = 0
+        self.scrolled = 0
+
+    def tap(self, target: Locator) -> None:
+        before = self.page.evaluate("window.scrollY")
+        target.scroll_into_view_if_needed()
+        self.scrolled += abs(self.page.evaluate("window.scrollY") - before)
+        target.click()
+        self.taps += 1
+
+    def type(self, field: Locator, text: str) -> None:
+        self.tap(field)
+        field.press_sequentially(text)
+
+
+@pytest.fixture(scope="module")
+def small(browser: Browser) -> Iterator[BrowserContext]:
+    context = browser.new_context(viewport=SMALL_PHONE)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def phone(small: BrowserContext) -> Iterator[Page]:
+    page = small.new_page()
+    yield page
+    page.close()
+
+
+def start(page: Page, base: str, names: list[str] = FOUR, rounds: int | None = None) -> int:
+    """Set up a game on the setup page and land on its page, scrolled to the top."""
+    page.goto(base + "/games/new")
+    for seat, name in enumerate(names):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+    if rounds is not None:
+        page.get_by_text("Rules and options").click()
+        page.get_by_label("Rounds", exact=True).fill(str(rounds))
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".flash-success")).to_contain_text("Game on!")
+    return int(re.search(r"/games/(\d+)", page.url).group(1))
+
+
+def by_numbers(page: Page, out: str, values: dict[str, str]) -> Thumb:
+    thumb = Thumb(page)
+    thumb.tap(hand(page, out).get_by_text("Went out"))
+    for name, value in values.items():
+        thumb.type(pips(page, name), value)
+    thumb.tap(page.get_by_role("button", name="Save round"))
+    page.wait_for_load_state("load")
+    return thumb
+
+
+def tiles_button(page: Page, name: str) -> Locator:
+    return hand(page, name).get_by_role("button", name="Tiles", exact=True)
+
+
+def pick(thumb: Thumb, block: Locator, tile: str) -> None:
+    """Two taps: one end of the tile, then its partner (drawn as a domino)."""
+    high, low = tile.split("-")
+    thumb.tap(block.locator(".pad-number", has_text=re.compile(rf"^{high}$")))
+    thumb.tap(block.get_by_role("button", name=f"Add the {tile}", exact=True))
+
+
+def in_view(target: Locator) -> bool:
+    return target.evaluate(IN_VIEW)
+
+
+def test_a_round_by_numbers_takes_five_taps_on_one_screen(phone: Page, live_server: str):
+    start(phone, live_server)
+    first = by_numbers(phone, "Ana", {"Ben": "15", "Cy": "7", "Di": "22"})
+    expect(phone.locator(".flash-success")).to_have_text("Round 1 saved.")
+    assert phone.url.endswith("#record")
+    # After the save: the message, the next round's heading and its first field are in view,
+    # and the field has the focus (the keypad is one tap away... or none).
+    assert in_view(phone.locator(".flash-success"))
+    assert in_view(phone.get_by_role("heading", name="Record round 2"))
+    expect(pips(phone, "Ana")).to_be_focused()
+    assert in_view(pips(phone, "Ana"))
+
+    second = by_numbers(phone, "Ben", {"Ana": "5", "Cy": "8", "Di": "9"})
+    expect(phone.locator(".flash-success")).to_have_text("Round 2 saved.")
+    assert totals(phone) == ["5", "15", "15", "31"]
+    print(
+        f"\nby numbers: round 1 {first.taps} taps, {first.scrolled} px; "
+        f"round 2 {second.taps} taps, {second.scrolled} px"
+    )
+    assert second.taps <= 9
+    assert second.scrolled == 0  # one screen: every tap was in view where the page opened
+
+
+def test_a_round_by_tiles_takes_two_taps_a_tile(phone: Page, live_server: str):
+    start(phone, live_server)
+    hands = {
+        "Ben": ["12-11", "9-3", "5-5"],
+        "Cy": ["10-2", "7-7", "4-1"],
+        "Di": ["8-6", "6-0", "3-3"],
+    }
+    thumb = Thumb(phone)
+    thumb.tap(hand(phone, "Ana").get_by_text("Went out"))
+    for name, tiles in hands.items():
+        thumb.tap(tiles_button(phone, name))
+        for tile in tiles:
+            pick(thumb, hand(phone, name), tile)
+    expect(hand(phone, "Ben").locator(".picker .hand-value")).to_have_text("= 45")
+    expect(pips(phone, "Ben")).to_have_value("45")
+    height = phone.locator("#round-form").evaluate("form => form.offsetHeight")
+    thumb.tap(phone.get_by_role("button", name="Save round"))
+    expect(phone.locator(".flash-success")).to_have_text("Round 1 saved.")
+    assert totals(phone) == ["0", "45", "31", "26"]
+    expect(phone.locator("#round-1 td").nth(1)).to_have_attribute("title", "12-11 9-3 5-5")
+    first = (thumb.taps, thumb.scrolled, height)
+
+    # The table counts tiles: the next round opens on the pickers, no "Tiles" tap needed.
+    hands = {
+        "Ana": ["12-10", "9-4", "1-1"],
+        "Cy": ["11-3", "8-8", "5-2"],
+        "Di": ["10-7", "6-6", "2-0"],
+    }
+    thumb = Thumb(phone)
+    thumb.tap(hand(phone, "Ben").get_by_text("Went out"))
+    for name, tiles in hands.items():
+        for tile in tiles:
+            pick(thumb, hand(phone, name), tile)
+    thumb.tap(phone.get_by_role("button", name="Save round"))
+    expect(phone.locator(".flash-success")).to_have_text("Round 2 saved.")
+    assert totals(phone) == ["37", "45", "68", "57"]
+    print(
+        f"\nby tiles: round 1 {first[0]} taps, {first[1]} px (form {first[2]} px); "
+        f"round 2 {thumb.taps} taps, {thumb.scrolled} px"
+    )
+    assert first[0] <= 23  # 3 taps on "Tiles", 9 tiles x 2, went out, save
+    assert thumb.taps <= 20
+    # No scrolling through the whole set: with three pickers open the form is under two
+    # screens (it was about 5,000 px, and 4,735 px of scrolling for this round).
+    assert first[2] < 2 * SMALL_PHONE["height"] and thumb.scrolled < 1_000
+
+
+def test_the_picker_keeps_a_tile_in_one_hand(phone: Page, live_server: str):
+    start(phone, live_server)
+    ben, cy = hand(phone, "Ben"), hand(phone, "Cy")
+    tiles_button(phone, "Ben").click()
+    expect(ben.locator(".picker")).to_be_visible()
+    expect(ben.locator(".tile-picker")).to_be_hidden()  # the 90-tile grid is for no-script
+    ben.locator(".pad-number", has_text=re.compile("^6$")).click()
+    # The engine (12-12) is never offered; partners are drawn as dominoes.
+    expect(ben.locator(".picker-tile")).to_have_count(13)
+    ben.get_by_role("button", name="Add the 6-4").click()
+    tiles_button(phone, "Cy").click()
+    cy.locator(".pad-number", has_text=re.compile("^6$")).click()
+    expect(cy.get_by_role("button", name="Add the 6-4")).to_have_count(0)  # taken: gone
+    expect(cy.get_by_role("button", name="Add the 6-5")).to_have_count(1)
+    cy.get_by_role("button", name="Back").click()
+    cy.locator(".pad-number", has_text=re.compile("^12$")).click()
+    expect(cy.get_by_role("button", name="Add the 12-12")).to_have_count(0)  # the engine
+    cy.get_by_role("button", name="Add the 12-0").click()
+    # Ben puts the 6-4 back: Cy may take it now.
+    ben.get_by_role("button", name="Take the 6-4 out of the hand").click()
+    expect(pips(phone, "Ben")).to_have_value("")
+    cy.locator(".pad-number", has_text=re.compile("^4$")).click()
+    expect(cy.get_by_role("button", name="Add the 4-6")).to_have_count(1)  # the end tapped first
+    # Typing a number instead closes the picker: the number counts.
+    pips(phone, "Cy").fill("")
+    pips(phone, "Cy").press_sequentially("7")
+    expect(cy.locator(".picker")).to_be_hidden()
+    expect(cy.locator('input[name="mode_2"][value="pips"]')).to_be_checked()
+    targets = phone.locator(".picker button, .tiles-toggle, .out-toggle")
+    sizes = targets.evaluate_all(
+        "els => els.filter(e => e.offsetParent).map(e => e.getBoundingClientRect())"
+        ".map(r => Math.min(r.width, r.height))"
+    )
+    assert min(sizes) >= 44
+
+
+def test_a_refused_round_focuses_a_summary_that_links_each_field(phone: Page, live_server: str):
+    start(phone, live_server)
+    by_numbers(phone, "Ana", {"Ben": "15", "Cy": "1o", "Di": "22"})
+    summary = phone.locator("#round-errors")
+    expect(summary).to_be_focused()
+    assert in_view(summary)
+    link = summary.get_by_role("link", name="Cy: 1o is not a whole number of pips.")
+    link.click()
+    expect(pips(phone, "Cy")).to_be_focused()
+    expect(pips(phone, "Cy")).to_have_value("1o")
+
+
+def screenshot_size(page: Page) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+
+
+def test_screens_of_the_round_form_and_the_tile_picker(phone: Page, live_server: str):
+    screenshot_size(phone)
+    start(phone, live_server)
+    by_numbers(phone, "Ana", {"Ben": "15", "Cy": "7", "Di": "22"})
+    expect(phone.locator(".flash-success")).to_have_text("Round 1 saved.")
+    phone.locator("body").click(position={"x": 5, "y": 5})  # no focus ring in the picture
+    phone.evaluate("location.hash = ''; document.getElementById('record').scrollIntoView()")
+    shot(phone, "round-form.png")
+    tiles_button(phone, "Ana").click()
+    pick(Thumb(phone), hand(phone, "Ana"), "9-3")
+    pick(Thumb(phone), hand(phone, "Ana"), "5-5")
+    hand(phone, "Ana").locator(".pad-number", has_text=re.compile("^6$")).click()
+    hand(phone, "Ana").evaluate("el => el.scrollIntoView()")
+    shot(phone, "tile-picker.png")
+    assert (SCREENSHOTS / "tile-picker.png").exists()
+
+
+def test_the_phone_that_lost_the_race_chooses(
+    browser: Browser, live_server: str, phone: Page
+) -> None:
+    screenshot_size(phone)
+    game_id = start(phone, live_server)
+    link = phone.locator("#edit-link").get_attribute("href")
+    other = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        second = other.new_page()
+        second.goto(link)
+        expect(second.get_by_role("heading", name="Record round 1")).to_be_visible()
+        by_numbers(second, "Ana", {"Ben": "15", "Cy": "7", "Di": "22"})
+        expect(second.locator(".flash-success")).to_have_text("Round 1 saved.")
+    finally:
+        other.close()
+    by_numbers(phone, "Ana", {"Ben": "16", "Cy": "7", "Di": "23"})
+    expect(phone.get_by_role("heading", level=1)).to_have_text(
+        "Round 1 was saved from another phone"
+    )
+    expect(phone.locator("tr.differs")).to_have_count(2)
+    expect(phone.locator("tr.differs th")).to_have_text([re.compile("^Ben"), re.compile("^Di")])
+    shot(phone, "conflict.png")
+    phone.get_by_role("button", name="Record mine as round 2").click()
+    expect(phone.locator(".flash-success")).to_have_text("Round 2 saved.")
+    assert totals(phone) == ["0", "31", "14", "45"]
+    assert phone.url.endswith(f"/games/{game_id}#record")
+
+
+def test_end_asks_first_and_a_mistake_is_reopened(phone: Page, live_server: str):
+    screenshot_size(phone)
+    start(phone, live_server)
+    by_numbers(phone, "Ana", {"Ben": "15", "Cy": "7", "Di": "22"})
+    phone.get_by_role("button", name="End the game now").click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("End the game now?")
+    shot(phone, "confirm-end.png")
+    phone.get_by_role("link", name="Cancel: keep it as it is").click()
+    expect(phone.get_by_role("heading", name="Record round 2")).to_be_visible()
+
+    phone.get_by_role("button", name="End the game now").click()
+    phone.get_by_role("button", name="Yes, end the game").click()
+    expect(phone.locator("#current-heading")).to_have_text("Game over")
+    phone.get_by_role("button", name="Reopen the game").click()
+    expect(phone.locator(".flash-success")).to_have_text("The game is open again.")
+    expect(phone.get_by_role("heading", name="Record round 2")).to_be_visible()
+
+    phone.get_by_role("button", name="Undo round 1").click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Undo round 1?")
+    phone.get_by_role("button", name="Yes, undo round 1").click()
+    expect(phone.locator(".flash-success")).to_have_text("Round 1 undone.")
+    expect(phone.get_by_role("heading", name="Record round 1")).to_be_visible()
