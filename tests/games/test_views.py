@@ -577,3 +577,16 @@ def test_a_phone_that_opened_the_share_link_finds_the_game_on_its_home_page(app,
     assert watcher.get(f"/games/{game_id}").status_code == 200  # to watch
     data = round_data(1, {1: 5}, out=0)
     assert watcher.post(f"/games/{game_id}/rounds", data=data).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("game_type", "message"),
+    [("mexican_train", "Game on! Round 1 is ready."), ("draw", "Game on! Hand 1 is ready.")],
+)
+def test_the_welcome_names_the_first_round_as_the_page_does(client, game_type, message):
+    response = client.post(
+        "/games/new", data=setup_data(game_type=game_type, set_size="6"), follow_redirects=True
+    )
+    page = unescape(response.get_data(as_text=True))
+    assert message in page
+    assert ("Hand 1" in page) == (game_type == "draw")
