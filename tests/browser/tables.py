@@ -21,7 +21,10 @@ from scorekeeper.services import club_games, nights, seasons
 from scorekeeper.services.games import record_round
 
 OWNER_EMAIL = "olive.tables@example.com"
-EIGHT = ["Anabel", "Benjamin", "Cyrille", "Dimitra", "Esperanza", "Finnegan", "Gustavo", "Hannelore"]
+EIGHT = [
+    *("Anabel", "Benjamin", "Cyrille", "Dimitra"),
+    *("Esperanza", "Finnegan", "Gustavo", "Hannelore"),
+]
 
 
 @dataclass
@@ -69,7 +72,7 @@ def seed(app: Flask, owner_id: int, club_id: int) -> dict[str, int]:
             tables=1,
             seats=[nights.Seat(name, table=1) for name in EIGHT[:4]],
         )
-        night_game = db.session.execute(db.select(Game).filter_by(club_night_id=night.id)).scalar_one()
+        night_game = db.session.scalars(db.select(Game).filter_by(club_night_id=night.id)).one()
         _round(night_game, EIGHT[0], {n: rng.randint(3, 60) for n in EIGHT[1:4]})
 
         rules = core.GameRules(house_rules=core.HouseRules(open_train_points=10))

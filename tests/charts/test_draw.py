@@ -146,6 +146,12 @@ def smallest_text_on_a_phone(svg: bytes) -> float:
     return min(sizes) * PHONE_WIDTH / width
 
 
+def with_players(count):
+    """Positional arguments of race() and bars() for `count` players over 13 rounds."""
+    names, round_scores = players(count)
+    return names, ENGINES, round_scores
+
+
 def player_chart():
     return draw.player_chart(
         ["Sep 2026", "Oct 2026", "Nov 2026"],
@@ -176,10 +182,10 @@ def season_chart():
 @pytest.mark.parametrize(
     "build",
     [
-        lambda: race(**dict(zip(('names', 'round_scores'), players(8)))),
-        lambda: bars(**dict(zip(('names', 'round_scores'), players(8)))),
-        lambda: race(**dict(zip(('names', 'round_scores'), players(14)))),
-        lambda: bars(**dict(zip(('names', 'round_scores'), players(14)))),
+        lambda: race(*with_players(8)),
+        lambda: bars(*with_players(8)),
+        lambda: race(*with_players(14)),
+        lambda: bars(*with_players(14)),
         player_chart,
         season_chart,
     ],
