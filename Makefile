@@ -11,7 +11,7 @@ THREADS ?=
 STAMP := $(VENV)/.installed
 FLASK := $(BIN)/flask --app scorekeeper
 
-.PHONY: run dev test lint format venv chromium
+.PHONY: run dev test lint format venv chromium axe
 
 venv: $(STAMP)
 
@@ -40,6 +40,13 @@ chromium:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y chromium; \
 	fi
 
+# axe-core (npm, package.json) checks every page's accessibility in the browser tests.
+axe: node_modules/axe-core/axe.min.js
+
+node_modules/axe-core/axe.min.js: package.json
+	npm install --no-audit --no-fund
+	touch $@
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -48,7 +55,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-test: $(STAMP) chromium lint
+test: $(STAMP) chromium axe lint
 	$(BIN)/pytest -q
 
 # Performance benchmark (bench/README.md): BENCH_ARGS=--quick for a short run.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import textwrap
 import threading
 import warnings
 from collections.abc import Mapping, Sequence
@@ -21,7 +22,17 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-WIDTH = 6.4  # inches: fills a phone in portrait, prints well on A4/Letter
+# Charts are drawn for a phone: a page shows them 326 CSS px wide at 360 px, so a figure 4.2 in
+# (302 pt) wide is scaled by ~1.08 and 11.5 pt text shows at ~12.4 px (at 6.4 in and 9 pt it
+# was ~6 px). Wider screens cap the picture's width (static/css/app.css), and print scales it.
+WIDTH = 4.2  # inches
+# Text sizes in points: the smallest (ticks, legend, panel scales) still reads at 12 CSS px.
+SMALL = 11.5
+NORMAL = 12
+TITLE = 13
+# Bumped whenever the look changes (sizes, colours, layout): it is part of every chart's cache
+# file name, so a phone never gets a file drawn in the old style.
+STYLE = 2
 # Okabe-Ito colours (told apart with the common colour blindnesses) and Tol's wine: 8 players
 # get 8 colours; beyond that the line style shifts, so no two of 14 share colour and style.
 # Every player also has a marker of their own: the lines read in grey print.
@@ -37,10 +48,13 @@ RC = {
     "font.family": "sans-serif",
     # Measured with the bundled DejaVu; the SVG then says "DejaVu Sans, sans-serif" (short).
     "font.sans-serif": ["DejaVu Sans"],
-    "font.size": 9,
+    "font.size": NORMAL,
+    "xtick.labelsize": SMALL,
+    "ytick.labelsize": SMALL,
+    "legend.fontsize": SMALL,
     "axes.spines.top": False,
     "axes.spines.right": False,
-    "axes.titlesize": 10,
+    "axes.titlesize": TITLE,
     "axes.titleweight": "bold",
 }
 METADATA = {"Date": None, "Creator": None}
@@ -89,6 +103,14 @@ def _plain(text: str) -> str:
 def _short(name: str, limit: int) -> str:
     """A name cut to `limit` characters, so a long one cannot push the others off the chart."""
     return _plain(name if len(name) <= limit else name[: limit - 1].rstrip() + "\u2026")
+
+
+def _title(text: str, width: float) -> tuple[str, float]:
+    """The title, wrapped to the figure's width, and the extra room (inches) its lines need."""
+    # DejaVu Sans Bold averages ~0.62 em a character.
+    room = max(10, int((width - 0.2) * 72 / (TITLE * 0.62)))
+    lines = textwrap.wrap(text, room) or [""]
+    return "\n".join(lines[:2]), 0.24 * (min(len(lines), 2) - 1)
 
 
 def _place(
@@ -148,9 +170,9 @@ def _lines_figure(
     from matplotlib.figure import Figure
 
     legend_height = row * math.ceil(count / columns) + 0.08
-    fig = Figure(figsize=(width, height + legend_height))
+    fig = Figure(figsize=(width, height + legend_height + top))
     ax = fig.add_subplot()
-    _place(fig, left=left, right=right, top=top, bottom=0.5 + legend_height)
+    _place(fig, left=left, right=right, top=top, bottom=0.66 + legend_height)
     return fig, ax
 
 
@@ -165,7 +187,8 @@ def _legend(
         bbox_to_anchor=(0.5, 0.02),
         ncols=columns,
         frameon=False,
-        fontsize=8,
+        fontsize=SMALL,
+        columnspacing=1.2,
         **more,
     )
 
@@ -174,7 +197,7 @@ def _finish(fig: Figure, ax: Axes, width: float, title: str, xlabel: str, ylabel
     """Grid, title and axis labels of a one-Axes chart, then its SVG bytes."""
     ax.grid(axis="y", color="#cccccc", linewidth=0.6)
     ax.set_axisbelow(True)
-    ax.set_title(_plain(title))
+    ax.set_title(_plain(_title(title, width)[0]))
     ax.set_xlabel(_plain(xlabel))
     # Beside the figure's edge, not the tick labels, so wide figures cannot push it off.
     fig.text(0.04 / width, 0.5, _plain(ylabel), rotation=90, ha="left", va="center")
@@ -199,9 +222,10 @@ def race_chart(
     _matplotlib()
     from matplotlib.ticker import MaxNLocator
 
-    columns = min(len(names), 4) or 1
+    columns = min(len(names), 2) or 1
+    top = 0.36 + _title(title, WIDTH)[1]
     fig, ax = _lines_figure(
-        len(names), columns, width=WIDTH, height=3.4, row=0.21, left=0.62, right=0.2, top=0.32
+        len(names), columns, width=WIDTH, height=3.1, row=0.24, left=0.72, right=0.15, top=top
     )
     handles = []
     for index, name in enumerate(names):
@@ -218,15 +242,15 @@ def race_chart(
     ranked = sorted(range(len(names)), key=lambda i: (-final(i) if higher_wins else final(i), i))
     # The legend fills column by column; reorder so that it reads by rows, leader first.
     order = [ranked[k] for c in range(columns) for k in range(c, len(ranked), columns)]
-    limit = {1: 40, 2: 30, 3: 20}.get(columns, 14)
+    limit = {1: 30}.get(columns, 13)
     _legend(
         fig,
         [handles[i] for i in order],
         [f"{_short(names[i], limit)} ({final(i)})" for i in order],
         columns,
-        handlelength=3,
+        handlelength=2.4,
     )
-    _set_round_ticks(ax, rounds, room=16)
+    _set_round_ticks(ax, rounds, room=9)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     values = [total for name in names for total in running_totals.get(name, ())]
     low, high = min([0, *values]), max([10, *values])  # 10: a scale even before round 1
@@ -254,12 +278,13 @@ def rounds_chart(
     from matplotlib.ticker import MaxNLocator
 
     count = max(len(names), 1)
-    columns = 1 if count == 1 else 2 if count <= 4 else 3 if count <= 9 else 4
+    columns = 1 if count == 1 else 2 if count <= 8 else 3
     rows = math.ceil(count / columns)
     slots = max(len(rounds), *(len(s) for s in round_scores.values()), 1)
     # Inches: margins around the panels, the gaps between them, and a panel's height.
-    left, right, top, bottom = 0.62, 0.12, 0.42, 0.5
-    column_gap, row_gap, panel_h = 0.18, 0.32, 1.05
+    shown_title, extra = _title(title, WIDTH)
+    left, right, top, bottom = 0.72, 0.1, 0.5 + extra, 0.62
+    column_gap, row_gap, panel_h = 0.22, 0.42, 0.95
     plot_h = rows * panel_h + (rows - 1) * row_gap
     height = top + plot_h + bottom
     plot_w = WIDTH - left - right
@@ -291,7 +316,8 @@ def rounds_chart(
     grid: list[tuple[float, float, float]] = []
     frame: list[tuple[float, float, float]] = []
     zero: list[tuple[float, float, float]] = []
-    step = _tick_step(slots, 14 if columns <= 2 else 7)
+    # A round label takes about two and a half characters' room.
+    step = _tick_step(slots, max(2, int(panel_w * 72 / (SMALL * 1.6))))
     for index, name in enumerate(names):
         x0, y0 = origin(index)
         column = index % columns
@@ -317,28 +343,38 @@ def rounds_chart(
         ax.text(
             x0,
             y0 + panel_h + 0.05,
-            _short(name, {1: 60, 2: 34, 3: 21}.get(columns, 15)),
-            fontsize=9,
+            _short(name, {1: 36, 2: 16}.get(columns, 10)),
+            fontsize=NORMAL,
             fontweight="bold",
             va="bottom",
         )
         if column == 0:
             for t in ticks:
-                ax.text(-0.06, y_of(y0, t), str(t), fontsize=7, ha="right", va="center")
+                ax.text(-0.06, y_of(y0, t), str(t), fontsize=SMALL, ha="right", va="center")
         if index + columns >= len(names):  # the lowest panel of its column
             for i in range(0, slots, step):
                 label = rounds[i] if i < len(rounds) else str(i + 1)
-                ax.text(x0 + (i + 0.5) * slot, y0 - 0.08, label, fontsize=7, ha="center", va="top")
+                ax.text(
+                    x0 + (i + 0.5) * slot, y0 - 0.06, label, fontsize=SMALL, ha="center", va="top"
+                )
     if grid:
         ax.hlines(*zip(*grid, strict=True), colors="#dddddd", linewidth=0.5, zorder=0.5)
     if names:
         ax.hlines(*zip(*zero, strict=True), colors="#555555", linewidth=0.7, clip_on=False)
         ax.vlines(*zip(*frame, strict=True), colors="#555555", linewidth=0.7, clip_on=False)
     fig.text(
-        0.5, 1 - 0.08 / height, _plain(title), fontsize=10, fontweight="bold", ha="center", va="top"
+        0.5,
+        1 - 0.08 / height,
+        _plain(shown_title),
+        fontsize=TITLE,
+        fontweight="bold",
+        ha="center",
+        va="top",
     )
-    fig.text(0.5, 0.04 / height, _plain(xlabel), fontsize=9, ha="center", va="bottom")
-    fig.text(0.04 / WIDTH, 0.5, _plain(ylabel), fontsize=9, rotation=90, ha="left", va="center")
+    fig.text(0.5, 0.04 / height, _plain(xlabel), fontsize=NORMAL, ha="center", va="bottom")
+    fig.text(
+        0.04 / WIDTH, 0.5, _plain(ylabel), fontsize=NORMAL, rotation=90, ha="left", va="center"
+    )
     return _svg(fig, title)
 
 
@@ -362,12 +398,11 @@ def player_chart(
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    # Narrower than the game charts: one series reads fine small, and on a phone the text
-    # then shows at about the size of the page's own small print.
-    width = 4.4
-    fig = Figure(figsize=(width, 3.0))
+    width = WIDTH
+    extra = _title(title, width)[1]
+    fig = Figure(figsize=(width, 3.2 + extra))
     ax = fig.add_subplot()
-    _place(fig, left=0.5, right=0.15, top=0.3, bottom=0.78)
+    _place(fig, left=0.62, right=0.15, top=0.36 + extra, bottom=0.95)
     xs = list(range(len(months)))
     bars = ax.bar(
         xs, list(averages), width=0.6, color="#9ecae1", edgecolor="#0072B2", linewidth=0.6
@@ -375,11 +410,11 @@ def player_chart(
     (line,) = ax.plot(
         xs, list(running), color="#D55E00", marker="o", markersize=5, linewidth=1.8, clip_on=False
     )
-    _set_round_ticks(ax, [_short(m, 12) for m in months], room=5)
+    _set_round_ticks(ax, [_short(m, 9) for m in months], room=4)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
     high = max([5.0, *averages, *running])
     ax.set_ylim(0, high * 1.08)
-    _legend(fig, [bars, line], [_short(month_label, 40), _short(running_label, 40)], 2)
+    _legend(fig, [bars, line], [_short(month_label, 20), _short(running_label, 20)], 2)
     return _finish(fig, ax, width, title, xlabel, ylabel)
 
 
@@ -404,12 +439,11 @@ def season_chart(
     _matplotlib()
     from matplotlib.ticker import MaxNLocator
 
-    # Narrower than the game charts, so that on a phone its words show at about the size of the
-    # page's small print; two legend columns keep the leaders' names whole.
-    width = 4.8
+    width = WIDTH
     columns = min(len(names), 2) or 1
+    top = 0.36 + _title(title, width)[1]
     fig, ax = _lines_figure(
-        len(names), columns, width=width, height=2.9, row=0.2, left=0.5, right=0.15, top=0.3
+        len(names), columns, width=width, height=2.9, row=0.24, left=0.62, right=0.15, top=top
     )
     handles = []
     for index, name in enumerate(names):
@@ -431,13 +465,13 @@ def season_chart(
         fig,
         handles,
         [
-            f"{_short(name, 24 if columns == 2 else 40)} ({value})"
+            f"{_short(name, 13 if columns == 2 else 30)} ({value})"
             for name, value in zip(names, legend_values, strict=True)
         ],
         columns,
         handlelength=3,
     )
-    _set_round_ticks(ax, list(nights), room=6)
+    _set_round_ticks(ax, list(nights), room=4)
     if higher_is_better:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     values = [y for name in names for y in series.get(name, ()) if y is not None]

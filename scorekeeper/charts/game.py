@@ -19,13 +19,14 @@ KINDS = ("race", "rounds")
 
 
 def file_name(game: Game | GameRef, kind: str, text: ChartText) -> str:
-    """The cache file of one chart: game, kind, version, language and wording.
+    """The cache file of one chart: game, kind, version, language, wording and drawing style.
 
     A hash of the share token tells apart games that share an id (a recreated or a test
     database): a cached chart can never be another game's.
     """
     game_key = digest(game.view_token, 4)
-    return f"g{game.id}-{kind}-v{game.version}-{game_key}-{locale()}-{text.digest}.svg"
+    words = f"{locale()}-{text.digest}-s{draw.STYLE}"
+    return f"g{game.id}-{kind}-v{game.version}-{game_key}-{words}.svg"
 
 
 def render(game: Game | GameRef, kind: str, text: ChartText) -> bytes:

@@ -41,7 +41,7 @@ def chart_svg(
     probe = label_of(date(2001, 12, 31))  # the date format of the request's language
     key = digest(repr((season_standings.data_version(season), probe)), 10)
     # This season's other charts in these words go: its data moved on.
-    prefix = f"season-{season.id}-{locale()}-{words.digest}-"
+    prefix = f"season-{season.id}-{locale()}-{words.digest}-s{draw.STYLE}-"
     mine = re.compile(re.escape(prefix) + r"[0-9a-f]+\.svg$")
     return CACHE.get(f"{prefix}{key}.svg", lambda: _render(season, words, label_of), mine.match)
 

@@ -540,7 +540,9 @@ def new_game(club_id: int) -> ResponseReturnValue:
         )
     except core.RuleError as error:
         return _render_setup(club, role, form, form.show_problems(error.problems), 422)
-    flash(_("Game on! Round 1 is ready."), "success")
+    # The draw game has hands, not rounds: its page says "Hand 1".
+    draw = game.game_type == "draw"
+    flash(_("Game on! Hand 1 is ready.") if draw else _("Game on! Round 1 is ready."), "success")
     return redirect(url_for("games.detail", game_id=game.id))
 
 

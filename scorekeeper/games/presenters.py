@@ -63,11 +63,34 @@ class Sheet:
     running: dict[str, list[int]]
     # The late-arrival rules ("highest", "average", "zero") behind the sheet's late cells.
     late_rules: list[str] = field(default_factory=list)
+    # (short, full) for each name the column headings had to shorten: the key under the sheet.
+    key: list[tuple[str, str]] = field(default_factory=list)
+    # Whether any round carries a penalty (+10, +30…): the sheet then explains the marks.
+    penalties: bool = False
+    # A partnership game: the Place and Zeros rows are the teams'.
+    teams: bool = False
+
+    @property
+    def leading(self) -> list[str]:
+        """The names in first place, in seat order."""
+        return [self.players[seat] for seat in sorted(self.leaders)]
+
+
+# How many letters of a name a column heading shows, by the number of players: at 360 px the
+# round column takes ~62 px and the players share the rest (~8-10 px a letter at 13-15 px);
+# from 9 players the sheet scrolls sideways and four letters are shown.
+HEADING_LETTERS = {1: 24, 2: 16, 3: 11, 4: 7, 5: 6, 6: 5, 7: 4, 8: 3}
+FEWEST_LETTERS = 4
+
+
+def heading_letters(players: int) -> int:
+    """The letters of a name that fit a column heading of a sheet of `players` at 360 px."""
+    return HEADING_LETTERS.get(players, FEWEST_LETTERS)
 
 
 def abbreviate(names: Sequence[str], width: int = 4) -> list[str]:
     """Short column headings that stay distinct: 'Anabel' -> 'Anab' (longer where needed)."""
-    short = [name[:width] for name in names]
+    short = [name[:width].rstrip() for name in names]
     for size in range(width + 1, 41):
         clashes = {s for s in short if short.count(s) > 1}
         if not clashes:
@@ -110,13 +133,22 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
         )
     by_name = {line.name: line for line in state.standings}
     totals = [by_name[name].total for name in players]
-    places = [by_name[name].place for name in players]
-    zeros = [by_name[name].zero_rounds for name in players]
+    # Partnerships are ranked as teams: each player's Place and Zeros are their team's (the
+    # standings list the teams), while the sheet's scores and totals stay each player's own.
+    ranked = dict(by_name)
+    if state.team_standings:
+        by_team = {line.name: line for line in state.team_standings}
+        ranked.update(
+            {member: by_team[setup.team_name(team)] for team in setup.teams for member in team}
+        )
+    places = [ranked[name].place for name in players]
+    zeros = [ranked[name].zero_rounds for name in players]
     leaders = {seat for seat, place in enumerate(places) if place == 1} if results else set()
     scores = core.round_scores(setup, list(results))
+    short = abbreviate(players, heading_letters(len(players)))
     return Sheet(
         players=players,
-        short=abbreviate(players),
+        short=short,
         rows=rows,
         totals=totals,
         places=places,
@@ -128,6 +160,9 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
         higher_wins=setup.is_draw,
         running={name: core.running_totals(values) for name, values in scores.items()},
         late_rules=[rule.value for rule in snapshot.late_rules] if snapshot.any_late else [],
+        key=[(s, name) for s, name in zip(short, players, strict=True) if s != name],
+        penalties=any(cell.penalty for row in rows for cell in row.cells),
+        teams=bool(state.team_standings),
     )
 
 

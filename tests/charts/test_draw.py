@@ -86,12 +86,21 @@ def test_a_game_without_rounds_still_draws_its_axes(build):
     assert "Ana" in text_of(svg)
 
 
+def legend_as_read(svg: bytes) -> list[str]:
+    """The legend's entries (those ending in a total) in reading order: by rows, then across."""
+    entries = [
+        (float(text.get("y")), float(text.get("x")), text.text.strip())
+        for text in ET.fromstring(svg).iter(SVG_NS + "text")
+        if text.text and re.search(r"\(\d+\)$", text.text.strip())
+    ]
+    return [name for _y, _x, name in sorted(entries)]
+
+
 def test_race_legend_lists_the_leader_first_with_totals():
-    text = text_of(race())
     # Totals: Ana 42, Ben 32, Cleo 17, Dan 54; lowest wins.
-    assert text.index("Cleo (17)") < text.index("Ben (32)") < text.index("Ana (42)")
-    high = text_of(race(higher_wins=True))
-    assert high.index("Dan (54)") < high.index("Ana (42)") < high.index("Cleo (17)")
+    assert legend_as_read(race()) == ["Cleo (17)", "Ben (32)", "Ana (42)", "Dan (54)"]
+    high = legend_as_read(race(higher_wins=True))
+    assert high == ["Dan (54)", "Ana (42)", "Ben (32)", "Cleo (17)"]
 
 
 @pytest.mark.parametrize("build", [race, bars], ids=["race", "rounds"])
@@ -121,7 +130,69 @@ def test_long_names_are_shortened():
     round_scores[long] = round_scores.pop("Player 1")
     text = text_of(bars(names=names, round_scores=round_scores))
     assert long not in text
-    assert "Bartholomew-Maximili\u2026" in text
+    assert "Bartholomew-Max\u2026" in text
+
+
+# A 360 px phone shows a chart 326 CSS px wide (the page's 16 px margins and the card's border).
+PHONE_WIDTH = 326
+
+
+def smallest_text_on_a_phone(svg: bytes) -> float:
+    """The smallest text of the chart in CSS px, when the picture is shown 326 px wide."""
+    root = ET.fromstring(svg)
+    width = float(root.get("viewBox").split()[2])
+    sizes = [float(size) for size in re.findall(rb"font-size: ([\d.]+)px", svg)]
+    assert sizes, "no text sizes found"
+    return min(sizes) * PHONE_WIDTH / width
+
+
+def with_players(count):
+    """Positional arguments of race() and bars() for `count` players over 13 rounds."""
+    names, round_scores = players(count)
+    return names, ENGINES, round_scores
+
+
+def player_chart():
+    return draw.player_chart(
+        ["Sep 2026", "Oct 2026", "Nov 2026"],
+        [12.5, 8.0, 10.2],
+        [12.5, 10.1, 10.2],
+        title="Average score per round",
+        month_label="That month",
+        running_label="Since the first game",
+        xlabel="Month",
+        ylabel="Points per round",
+    )
+
+
+def season_chart():
+    names, _ = players(8)
+    return draw.season_chart(
+        names,
+        ["1 Sep", "8 Sep", "15 Sep"],
+        {name: [seat, seat + 1, seat + 3] for seat, name in enumerate(names)},
+        [str(seat + 3) for seat in range(8)],
+        higher_is_better=True,
+        title="Standings after each club night or day of play",
+        xlabel="Club night",
+        ylabel="Points",
+    )
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: race(*with_players(8)),
+        lambda: bars(*with_players(8)),
+        lambda: race(*with_players(14)),
+        lambda: bars(*with_players(14)),
+        player_chart,
+        season_chart,
+    ],
+    ids=["race-8", "rounds-8", "race-14", "rounds-14", "player", "season"],
+)
+def test_chart_text_is_at_least_12_px_on_a_360_px_phone(build):
+    assert smallest_text_on_a_phone(build()) >= 12
 
 
 def test_a_negative_round_score_extends_the_scale_below_zero():

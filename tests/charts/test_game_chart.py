@@ -102,3 +102,13 @@ def test_unknown_kind_is_an_error(app):
         game = make_game(rounds=0)
         with pytest.raises(ValueError):
             game_chart.chart_svg(game, "pie")
+
+
+def test_a_new_drawing_style_is_a_new_file(app, monkeypatch):
+    """A chart cached before a change of look is never served after it."""
+    with app.app_context():
+        game = make_game()
+        before = game_chart.file_name(game, "race", ChartText())
+        monkeypatch.setattr(game_chart.draw, "STYLE", game_chart.draw.STYLE + 1)
+        after = game_chart.file_name(game, "race", ChartText())
+    assert before != after

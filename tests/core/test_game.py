@@ -274,3 +274,14 @@ def test_a_missed_round_does_not_win_the_zero_round_tie_break():
         ("Ben", 1, 2, "zero_rounds"),
         ("Ana", 2, 1, "zero_rounds"),
     ]
+
+
+def test_a_round_a_partner_went_out_is_a_zero_round_for_the_team():
+    game = new_game(FOUR, GameRules(), TEAMS)
+    # RULES.md example 6.1: Ana goes out, Cleo holds 30; Ben 10, Dan 5.
+    state = game_state(game, [play(game, 1, {"Ben": 10, "Cleo": 30, "Dan": 5}, out="Ana")])
+    lines = {line.name: line for line in state.team_standings}
+    assert (lines["Ana & Cleo"].total, lines["Ana & Cleo"].zero_rounds) == (0, 1)
+    assert (lines["Ben & Dan"].total, lines["Ben & Dan"].zero_rounds) == (15, 0)
+    # Cleo's own line keeps her 30: she did not score 0 herself.
+    assert {line.name: line.zero_rounds for line in state.standings}["Cleo"] == 0

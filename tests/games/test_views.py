@@ -849,3 +849,16 @@ def test_a_table_that_counted_tiles_gets_the_tile_picker_again(app, client):
     assert [blocks.checked(seat, f"mode_{seat}") for seat in range(4)] == [["pips"]] * 4
     client.post(f"/games/{game_id}/rounds", data=round_data(2, {0: 3, 2: 4, 3: 9}, out=1))
     assert 'data-open-tiles="1"' not in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("game_type", "message"),
+    [("mexican_train", "Game on! Round 1 is ready."), ("draw", "Game on! Hand 1 is ready.")],
+)
+def test_the_welcome_names_the_first_round_as_the_page_does(client, game_type, message):
+    response = client.post(
+        "/games/new", data=setup_data(game_type=game_type, set_size="6"), follow_redirects=True
+    )
+    page = unescape(response.get_data(as_text=True))
+    assert message in page
+    assert ("Hand 1" in page) == (game_type == "draw")
