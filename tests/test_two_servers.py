@@ -7,15 +7,18 @@ on one must still never leave the other serving an older game.
 
 from __future__ import annotations
 
+import http.client
 import importlib.util
 import json
 import random
+import re
 import secrets
 import shutil
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 from types import ModuleType
 
@@ -79,6 +82,29 @@ def get(base: str, path: str, headers: dict[str, str] | None = None) -> tuple[in
     return load.request(base, "GET", path, headers={"Accept": "*/*", **(headers or {})})
 
 
+def claim(base: str, path: str, device: str) -> None:
+    """Open the edit link's page and press its button, as the phone's browser would (the page
+    gives the form's CSRF token and the session cookie it belongs to)."""
+    status, answer, page = get(base, path, {"Cookie": f"sk_device={device}"})
+    assert status == 200
+    token = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', page).group(1).decode()
+    session = answer["set-cookie"].split(";", 1)[0]
+    connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=30)
+    try:
+        connection.request(
+            "POST",
+            path,
+            body=urllib.parse.urlencode({"csrf_token": token}),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": f"sk_device={device}; {session}",
+            },
+        )
+        assert connection.getresponse().status in (302, 303)
+    finally:
+        connection.close()
+
+
 def views(base: str, game: dict, device: str) -> dict[str, bytes]:
     """Everything a phone sees of the game on this server: its page (the scorer's device),
     the API answer, the share page, and the race chart's ETag."""
@@ -117,8 +143,7 @@ def test_a_round_saved_on_one_server_shows_at_once_on_the_other(servers):
     game = json.loads(body)
     # The scorer's phone (its device cookie) opens the edit link through the first server.
     device = "two-servers-phone-" + secrets.token_urlsafe(12)
-    status, _, _ = get(first, f"/e/{game['edit_token']}", {"Cookie": f"sk_device={device}"})
-    assert status in (302, 303)
+    claim(first, f"/e/{game['edit_token']}", device)
 
     record(first, game, 1, {"Ben": 31, "Cy": 17})
     # The second server sees round 1 and keeps what it worked out (snapshot, chart file).

@@ -210,7 +210,10 @@
       post(form.action, list).then(function (response) {
         if (saved(response)) {
           storage.removeItem(draftKey(roundNumber()));
-          window.location.assign(game);
+          // Open the page afresh at the form's anchor (#record: the message and the next
+          // round's first field); a hash-only change would not load the new page.
+          window.history.replaceState(null, "", game + new URL(form.action, window.location.href).hash);
+          window.location.reload();
         } else {
           // Not saved (a mistake, a warning, another phone first): the server's page says why.
           HTMLFormElement.prototype.submit.call(form);
