@@ -212,6 +212,8 @@
           storage.removeItem(draftKey(roundNumber()));
           // Open the page afresh at the form's anchor (#record: the message and the next
           // round's first field); a hash-only change would not load the new page.
+          // The browser would put the old scroll position back after the reload: not this time.
+          if ("scrollRestoration" in window.history) { window.history.scrollRestoration = "manual"; }
           window.history.replaceState(null, "", game + new URL(form.action, window.location.href).hash);
           window.location.reload();
         } else {

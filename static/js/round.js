@@ -229,11 +229,19 @@
   // first field (the page opened at the form).
   // Now, and again once the page has loaded if the browser's own jump to the #record anchor
   // took the focus away (images still loading must not keep the field from the scorer).
+  var opened = false;
   function focusNext() {
     var summary = document.getElementById("round-errors") || document.getElementById("round-warnings");
     if (summary) {
       summary.focus();
     } else if (window.location.hash === "#record") {
+      // After a save through draft.js the page was reloaded without restoring the old scroll
+      // position: open it at the form, as the browser does after a plain POST.
+      if (!opened) {
+        opened = true;
+        var record = document.getElementById("record");
+        if (record && window.scrollY === 0) { record.scrollIntoView({ block: "start" }); }
+      }
       var firstPips = form.querySelector("input.pips");
       if (firstPips) { firstPips.focus({ preventScroll: true }); }
     }
