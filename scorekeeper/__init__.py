@@ -45,14 +45,15 @@ def register_extensions(app: Flask) -> None:
         converters,
         devices,
         figures,
+        i18n,
         limits,
         logs,
         models,
         security,
         sqlite,
     )
-    from scorekeeper.extensions import babel, csrf, db, login_manager, migrate, select_locale
-    from scorekeeper.i18n import install_template_gettext
+    from scorekeeper.extensions import babel, csrf, db, login_manager, migrate
+    from scorekeeper.i18n import LANGUAGE_NAMES, select_locale
     from scorekeeper.services.accounts import load_user
 
     converters.init_app(app)  # before the blueprints add routes that use it
@@ -74,9 +75,10 @@ def register_extensions(app: Flask) -> None:
     # The flashed message goes into the session, which holds plain text: translate it now.
     login_manager.localize_callback = str
     babel.init_app(app, locale_selector=select_locale)
-    install_template_gettext(app)
+    i18n.init_app(app)
     figures.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
+    app.jinja_env.globals["language_names"] = LANGUAGE_NAMES
 
 
 def register_blueprints(app: Flask) -> None:

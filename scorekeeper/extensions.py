@@ -1,6 +1,5 @@
 """Flask extensions, created unbound here and bound to the app in create_app."""
 
-from flask import request
 from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -10,8 +9,6 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
-
-from scorekeeper.config import SUPPORTED_LOCALES
 
 
 class Base(DeclarativeBase):
@@ -38,8 +35,3 @@ login_manager = LoginManager()
 # Per client address (behind a proxy, the address ProxyFix read from the trusted proxies); the
 # limits themselves, storage and on/off come from the config (scorekeeper/limits.py).
 limiter = Limiter(key_func=get_remote_address)
-
-
-def select_locale() -> str | None:
-    """Pick the best supported language from the browser's Accept-Language header."""
-    return request.accept_languages.best_match(SUPPORTED_LOCALES)
