@@ -12,6 +12,9 @@ Precedence, first found wins:
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+
 from flask import Flask, Response, current_app, g, has_request_context, request
 from flask.globals import request_ctx
 from flask_babel import format_number, get_translations, gettext, refresh
@@ -40,14 +43,28 @@ def language_choices() -> list[tuple[str, str]]:
 
 
 def select_locale() -> str | None:
-    """The request's language (the precedence is in this module's docstring)."""
-    if not has_request_context():
-        return None
+    """The request's language (the precedence is in this module's docstring); outside a request
+    (the flask commands), the shell's."""
     served = locales()
+    if not has_request_context():
+        return shell_locale(served, os.environ)
     for choice in (request.cookies.get(LANGUAGE_COOKIE), _account_locale(), g.get("club_locale")):
         if choice in served:
             return choice
     return request.accept_languages.best_match(served)
+
+
+def shell_locale(served: tuple[str, ...], environ: Mapping[str, str]) -> str | None:
+    """The first served language the shell asks for: LANGUAGE ("fr:en"), LC_ALL, LC_MESSAGES
+    or LANG ("hi_IN.UTF-8"); None (the default) for "C", "POSIX" or nothing served."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for wanted in environ.get(name, "").split(":"):
+            code = wanted.split(".")[0].split("@")[0].split("_")[0].lower()
+            if code in served:
+                return code
+        if environ.get(name):  # the first variable set decides, as gettext does
+            return None
+    return None
 
 
 def _account_locale() -> str | None:
