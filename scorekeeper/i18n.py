@@ -51,7 +51,17 @@ def select_locale() -> str | None:
     for choice in (request.cookies.get(LANGUAGE_COOKIE), _account_locale(), g.get("club_locale")):
         if choice in served:
             return choice
-    return request.accept_languages.best_match(served)
+    return phone_locale(served)
+
+
+def phone_locale(served: tuple[str, ...]) -> str | None:
+    """The served language the phone ranks highest: "hi-IN,en;q=0.5" is Hindi (Werkzeug's
+    best_match would prefer the exact "en" over the regional "hi-IN")."""
+    for value, _quality in request.accept_languages:  # best first
+        code = value.replace("_", "-").split("-")[0].lower()
+        if code in served:
+            return code
+    return None
 
 
 def shell_locale(served: tuple[str, ...], environ: Mapping[str, str]) -> str | None:
