@@ -91,7 +91,7 @@ def test_every_page_chart_and_message_is_translated(app, user_factory, sign_in):
     with app.app_context():
         finished = _finished_game()
     world["game_id"] = [*world["game_id"], finished]
-    world["code"] = [PSEUDO]
+    world["code"] = [PSEUDO]  # the switcher's own GET: a redirect
 
     owner = app.test_client()
     owner.set_cookie("lang", PSEUDO)  # the switcher's cookie (before the sign-in's message)
