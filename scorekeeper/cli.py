@@ -9,7 +9,7 @@ import click
 import flask_migrate
 from flask.cli import with_appcontext
 from flask_babel import gettext as _
-from flask_babel import lazy_ngettext
+from flask_babel import ngettext
 
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import export_csv, export_json, importer
@@ -65,16 +65,16 @@ def export_club_command(club_id: int, fmt: str, output: str | None) -> None:
     )
 
 
-# What import-club reports: each count key and its words.
+# What import-club reports: each count key and its words (looked up when the command runs).
 _COUNTED = {
-    "members": lambda n: lazy_ngettext("%(num)s member", "%(num)s members", n),
-    "invites": lambda n: lazy_ngettext("%(num)s invite", "%(num)s invites", n),
-    "roster": lambda n: lazy_ngettext("%(num)s roster player", "%(num)s roster players", n),
-    "seasons": lambda n: lazy_ngettext("%(num)s season", "%(num)s seasons", n),
-    "club_nights": lambda n: lazy_ngettext("%(num)s club night", "%(num)s club nights", n),
-    "games": lambda n: lazy_ngettext("%(num)s game", "%(num)s games", n),
-    "rounds": lambda n: lazy_ngettext("%(num)s round", "%(num)s rounds", n),
-    "history": lambda n: lazy_ngettext("%(num)s history entry", "%(num)s history entries", n),
+    "members": lambda n: ngettext("%(num)s member", "%(num)s members", n),
+    "invites": lambda n: ngettext("%(num)s invite", "%(num)s invites", n),
+    "roster": lambda n: ngettext("%(num)s roster player", "%(num)s roster players", n),
+    "seasons": lambda n: ngettext("%(num)s season", "%(num)s seasons", n),
+    "club_nights": lambda n: ngettext("%(num)s club night", "%(num)s club nights", n),
+    "games": lambda n: ngettext("%(num)s game", "%(num)s games", n),
+    "rounds": lambda n: ngettext("%(num)s round", "%(num)s rounds", n),
+    "history": lambda n: ngettext("%(num)s history entry", "%(num)s history entries", n),
 }
 
 
@@ -97,7 +97,7 @@ def import_club_command(file: BinaryIO) -> None:
         report = importer.import_club(data)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
-    summary = ", ".join(str(words(report.counts[key])) for key, words in _COUNTED.items())
+    summary = ", ".join(words(report.counts[key]) for key, words in _COUNTED.items())
     click.echo(
         _(
             "Imported club %(id)s (%(name)s): %(summary)s.",
