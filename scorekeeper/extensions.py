@@ -1,6 +1,6 @@
-"""Flask extensions, created unbound here and bound to the app in create_app."""
+"""Flask extensions, created unbound here and bound to the app in create_app (Babel is made per
+app there: it keeps loaded catalogues on itself)."""
 
-from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
@@ -30,7 +30,6 @@ db = SQLAlchemy(model_class=Base)
 # Batch mode lets later migrations ALTER tables on SQLite too.
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
-babel = Babel()
 login_manager = LoginManager()
 # Per client address (behind a proxy, the address ProxyFix read from the trusted proxies); the
 # limits themselves, storage and on/off come from the config (scorekeeper/limits.py).
