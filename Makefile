@@ -11,7 +11,12 @@ THREADS ?=
 STAMP := $(VENV)/.installed
 FLASK := $(BIN)/flask --app scorekeeper
 
-.PHONY: run dev test lint format venv chromium axe
+.PHONY: run dev test lint format venv chromium axe translations extract compile
+
+# Message catalogues: the translators' .po files are in git, the compiled .mo files are not.
+TRANSLATIONS := scorekeeper/translations
+CATALOGUES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGUES:.po=.mo)
 
 venv: $(STAMP)
 
@@ -21,14 +26,30 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
+# Compile each catalogue when its .po is newer than its .mo (fuzzy entries are not served).
+compile: $(COMPILED)
+
+$(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po $(STAMP)
+	$(BIN)/pybabel compile -l $* -i $< -o $@
+
+# Re-extract every wrapped message into messages.pot (templates, Python, the core's N_)...
+extract: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ \
+		--project scorekeeper --msgid-bugs-address "" \
+		-o $(TRANSLATIONS)/messages.pot .
+
+# ...and merge it into every language's catalogue (new messages empty, changed ones fuzzy).
+translations: extract
+	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --ignore-obsolete
+
 # The production server (gunicorn, gthread workers; settings in gunicorn.conf.py).
-run: $(STAMP)
+run: $(STAMP) compile
 	$(FLASK) db upgrade
 	HOST=$(HOST) PORT=$(PORT) WORKERS=$(WORKERS) THREADS=$(THREADS) \
 		$(BIN)/gunicorn --config gunicorn.conf.py
 
 # Flask's development server: reloads on code changes, shows the debugger. Never on a network.
-dev: $(STAMP)
+dev: $(STAMP) compile
 	$(FLASK) db upgrade
 	$(FLASK) run --debug --host $(HOST) --port $(PORT)
 
@@ -55,7 +76,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-test: $(STAMP) chromium axe lint
+test: $(STAMP) compile chromium axe lint
 	$(BIN)/pytest -q
 
 # Performance benchmark (bench/README.md): BENCH_ARGS=--quick for a short run.

@@ -37,7 +37,7 @@ def register_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
 
 def register_extensions(app: Flask) -> None:
     """Bind the unbound extensions to this app."""
-    from flask_babel import get_locale
+    from flask_babel import Babel, get_locale
     from flask_babel import lazy_gettext as _l
 
     from scorekeeper import (  # noqa: F401  (models: tables)
@@ -45,14 +45,15 @@ def register_extensions(app: Flask) -> None:
         converters,
         devices,
         figures,
+        i18n,
         limits,
         logs,
         models,
         security,
         sqlite,
     )
-    from scorekeeper.extensions import babel, csrf, db, login_manager, migrate, select_locale
-    from scorekeeper.i18n import install_template_gettext
+    from scorekeeper.extensions import csrf, db, login_manager, migrate
+    from scorekeeper.i18n import LANGUAGE_NAMES, select_locale
     from scorekeeper.services.accounts import load_user
 
     converters.init_app(app)  # before the blueprints add routes that use it
@@ -73,10 +74,13 @@ def register_extensions(app: Flask) -> None:
     login_manager.login_message = _l("Sign in to see that page.")
     # The flashed message goes into the session, which holds plain text: translate it now.
     login_manager.localize_callback = str
-    babel.init_app(app, locale_selector=select_locale)
-    install_template_gettext(app)
+    # One Babel per app: Flask-Babel keeps loaded catalogues on its instance, by language only,
+    # so two apps in one process (the tests) with other catalogues must not share one.
+    Babel(app, locale_selector=select_locale)
+    i18n.init_app(app)
     figures.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
+    app.jinja_env.globals["language_names"] = LANGUAGE_NAMES
 
 
 def register_blueprints(app: Flask) -> None:

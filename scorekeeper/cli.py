@@ -1,10 +1,15 @@
-"""Flask command-line commands for this project (the `db` group comes from Flask-Migrate)."""
+"""Flask command-line commands for this project (the `db` group comes from Flask-Migrate).
+
+What they print is translated into the shell's language (LANGUAGE, LC_ALL, LC_MESSAGES or
+LANG, as scorekeeper.i18n reads them); their --help stays English."""
 
 from typing import BinaryIO
 
 import click
 import flask_migrate
 from flask.cli import with_appcontext
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import export_csv, export_json, importer
@@ -15,7 +20,7 @@ from scorekeeper.services import export_csv, export_json, importer
 def init_db_command() -> None:
     """Create or upgrade the database tables to the latest migration."""
     flask_migrate.upgrade()
-    click.echo("Database is up to date.")
+    click.echo(_("Database is up to date."))
 
 
 @click.command("export-club")
@@ -54,20 +59,23 @@ def export_club_command(club_id: int, fmt: str, output: str | None) -> None:
     # newline="": the CSV already ends its lines with \r\n (RFC 4180); write them as they are.
     with open(output, "w", encoding="utf-8", newline="") as file:
         file.write(text)
-    click.echo(f"Wrote club {club_id} as {fmt} to {output}.", err=True)
+    click.echo(
+        _("Wrote club %(id)s as %(format)s to %(file)s.", id=club_id, format=fmt, file=output),
+        err=True,
+    )
 
 
-# What import-club reports, as (count key, one, many).
-_COUNTED = (
-    ("members", "member", "members"),
-    ("invites", "invite", "invites"),
-    ("roster", "roster player", "roster players"),
-    ("seasons", "season", "seasons"),
-    ("club_nights", "club night", "club nights"),
-    ("games", "game", "games"),
-    ("rounds", "round", "rounds"),
-    ("history", "history entry", "history entries"),
-)
+# What import-club reports: each count key and its words (looked up when the command runs).
+_COUNTED = {
+    "members": lambda n: ngettext("%(num)s member", "%(num)s members", n),
+    "invites": lambda n: ngettext("%(num)s invite", "%(num)s invites", n),
+    "roster": lambda n: ngettext("%(num)s roster player", "%(num)s roster players", n),
+    "seasons": lambda n: ngettext("%(num)s season", "%(num)s seasons", n),
+    "club_nights": lambda n: ngettext("%(num)s club night", "%(num)s club nights", n),
+    "games": lambda n: ngettext("%(num)s game", "%(num)s games", n),
+    "rounds": lambda n: ngettext("%(num)s round", "%(num)s rounds", n),
+    "history": lambda n: ngettext("%(num)s history entry", "%(num)s history entries", n),
+}
 
 
 @click.command("import-club")
@@ -89,15 +97,22 @@ def import_club_command(file: BinaryIO) -> None:
         report = importer.import_club(data)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
-    summary = ", ".join(
-        f"{report.counts[key]} {one if report.counts[key] == 1 else many}"
-        for key, one, many in _COUNTED
+    summary = ", ".join(words(report.counts[key]) for key, words in _COUNTED.items())
+    click.echo(
+        _(
+            "Imported club %(id)s (%(name)s): %(summary)s.",
+            id=report.club.id,
+            name=report.club.name,
+            summary=summary,
+        )
     )
-    click.echo(f"Imported club {report.club.id} ({report.club.name}): {summary}.")
     if report.new_users:
         click.echo(
-            "New accounts without a password (flask --app scorekeeper set-password EMAIL): "
-            + ", ".join(report.new_users)
+            _(
+                "New accounts without a password (flask --app scorekeeper set-password EMAIL): "
+                "%(emails)s",
+                emails=", ".join(report.new_users),
+            )
         )
 
 
@@ -110,9 +125,9 @@ def set_password_command(email: str) -> None:
     Accounts imported with import-club have no password until this is run. Every other
     session of the account is signed out.
     """
-    password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    password = click.prompt(_("New password"), hide_input=True, confirmation_prompt=True)
     try:
         user = account_service.set_password(email, password)
     except (LookupError, ValueError) as error:
         raise click.ClickException(str(error.args[0])) from None
-    click.echo(f"Password set for {user.email}.")
+    click.echo(_("Password set for %(email)s.", email=user.email))

@@ -1,7 +1,6 @@
-"""Flask extensions, created unbound here and bound to the app in create_app."""
+"""Flask extensions, created unbound here and bound to the app in create_app (Babel is made per
+app there: it keeps loaded catalogues on itself)."""
 
-from flask import request
-from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
@@ -10,8 +9,6 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
-
-from scorekeeper.config import SUPPORTED_LOCALES
 
 
 class Base(DeclarativeBase):
@@ -33,13 +30,7 @@ db = SQLAlchemy(model_class=Base)
 # Batch mode lets later migrations ALTER tables on SQLite too.
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
-babel = Babel()
 login_manager = LoginManager()
 # Per client address (behind a proxy, the address ProxyFix read from the trusted proxies); the
 # limits themselves, storage and on/off come from the config (scorekeeper/limits.py).
 limiter = Limiter(key_func=get_remote_address)
-
-
-def select_locale() -> str | None:
-    """Pick the best supported language from the browser's Accept-Language header."""
-    return request.accept_languages.best_match(SUPPORTED_LOCALES)

@@ -1,4 +1,5 @@
-"""Forms shared by several blueprints: a game's setup (quick, club and season games alike).
+"""Forms shared by several blueprints: a game's setup (quick, club and season games alike), and
+the choice of a language (an account's, a club's).
 
 Forms only read what was typed; every rule check comes from `scorekeeper.core`.
 """
@@ -23,7 +24,8 @@ from wtforms import (
 from wtforms.validators import Length, Optional
 
 from scorekeeper import core
-from scorekeeper.i18n import problem_text
+from scorekeeper.config import SUPPORTED_LOCALES
+from scorekeeper.i18n import LANGUAGE_NAMES, problem_text
 
 MIN_ROWS = 4
 # A client-made key for one write (the round form's hidden field, the API's Idempotency-Key).
@@ -43,6 +45,16 @@ SETUP_FIELDS = {
 def select_choices(pairs: Sequence[tuple[str, object]]) -> list[SelectChoice]:
     """WTForms 3.3 options from (value, label) pairs."""
     return [SelectChoice(value, label) for value, label in pairs]
+
+
+def language_field(label: str, unset: str) -> SelectField:
+    """A language select: `unset` ("as the phone is set") or a shipped language, each named in
+    itself (and marked with its language, for screen readers)."""
+    choices = [SelectChoice("", unset)] + [
+        SelectChoice(code, LANGUAGE_NAMES[code], render_kw={"lang": code})
+        for code in SUPPORTED_LOCALES
+    ]
+    return SelectField(label, choices=choices, default="")
 
 
 def optional_id(value: object) -> int | None:

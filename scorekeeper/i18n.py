@@ -1,12 +1,115 @@
-"""Translating what the rules core says: its messages are marked with N_ and rendered here."""
+"""The reader's language: which one a request is served in (cookie, account, club, phone), the
+switcher's cookie, and translating what the rules core says (its messages are marked with N_).
+
+Precedence, first found wins:
+1. the language chosen with the switcher on this browser (the `lang` cookie);
+2. the signed-in account's preference (the account page);
+3. on a club's public and print pages, the club's default language (its settings), and on a
+   chart, the language of the print page that shows it (`?lang=`);
+4. the phone's `Accept-Language`;
+5. English.
+"""
 
 from __future__ import annotations
 
-from flask import Flask, has_request_context
-from flask.globals import request_ctx
-from flask_babel import format_number, get_translations, gettext
+import os
+from collections.abc import Mapping
 
+from flask import Flask, Response, current_app, g, has_request_context, request
+from flask.globals import request_ctx
+from flask_babel import format_number, get_translations, gettext, refresh
+
+from scorekeeper.config import SUPPORTED_LOCALES
 from scorekeeper.core import Problem
+
+# The switcher's cookie: the one language this browser asked for, kept a year.
+LANGUAGE_COOKIE = "lang"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+# Each language named in itself, so a reader finds theirs whatever the page is in.
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "es": "Español", "hi": "हिन्दी"}
+
+
+def locales() -> tuple[str, ...]:
+    """The languages served: the shipped ones and, under tests only, TEST_LOCALES (a pseudo
+    language the tests build their own catalogue for)."""
+    app = current_app
+    extra = tuple(app.config.get("TEST_LOCALES", ())) if app.testing else ()
+    return (*SUPPORTED_LOCALES, *extra)
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """(code, name in itself) for every shipped language: the account and club settings."""
+    return [(code, LANGUAGE_NAMES[code]) for code in SUPPORTED_LOCALES]
+
+
+def select_locale() -> str | None:
+    """The request's language (the precedence is in this module's docstring); outside a request
+    (the flask commands), the shell's."""
+    served = locales()
+    if not has_request_context():
+        return shell_locale(served, os.environ)
+    for choice in (request.cookies.get(LANGUAGE_COOKIE), _account_locale(), g.get("club_locale")):
+        if choice in served:
+            return choice
+    return phone_locale(served)
+
+
+def phone_locale(served: tuple[str, ...]) -> str | None:
+    """The served language the phone ranks highest: "hi-IN,en;q=0.5" is Hindi (Werkzeug's
+    best_match would prefer the exact "en" over the regional "hi-IN")."""
+    for value, _quality in request.accept_languages:  # best first
+        code = value.replace("_", "-").split("-")[0].lower()
+        if code in served:
+            return code
+    return None
+
+
+def shell_locale(served: tuple[str, ...], environ: Mapping[str, str]) -> str | None:
+    """The first served language the shell asks for: LANGUAGE ("fr:en"), LC_ALL, LC_MESSAGES
+    or LANG ("hi_IN.UTF-8"); None (the default) for "C", "POSIX" or nothing served."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for wanted in environ.get(name, "").split(":"):
+            code = wanted.split(".")[0].split("@")[0].split("_")[0].lower()
+            if code in served:
+                return code
+        if environ.get(name):  # the first variable set decides, as gettext does
+            return None
+    return None
+
+
+def _account_locale() -> str | None:
+    from flask_login import current_user
+
+    return getattr(current_user, "locale", None)
+
+
+def prefer_locale(locale: str | None) -> None:
+    """This page's own default language, below the reader's choice (cookie or account): a club's
+    default on its public and print pages, or the `?lang=` a print page put on its chart's URL.
+    Called by the view before it renders."""
+    g.club_locale = locale
+    refresh()  # Flask-Babel keeps the language it picked for the request: pick again
+    vars(request_ctx._get_current_object()).pop("scorekeeper_translations", None)
+
+
+def remember_language(response: Response, locale: str) -> Response:
+    """Keep `locale` in this browser's switcher cookie (no database: works without an account)."""
+    response.set_cookie(
+        LANGUAGE_COOKIE,
+        locale,
+        max_age=LANGUAGE_COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=bool(current_app.config.get("SECURE_COOKIES")),
+    )
+    return response
+
+
+def vary_on_language(response: Response) -> Response:
+    """Every answer depends on the language: caches must not give one reader's to another."""
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    return response
 
 
 def problem_text(problem: Problem) -> str:
@@ -20,6 +123,12 @@ def _number(value: object) -> object:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**15:
         return format_number(value)
     return value
+
+
+def init_app(app: Flask) -> None:
+    """Templates translate once per request; every answer varies with the language."""
+    install_template_gettext(app)
+    app.after_request(vary_on_language)
 
 
 def install_template_gettext(app: Flask) -> None:

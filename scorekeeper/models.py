@@ -262,6 +262,8 @@ class User(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Changing the password bumps this, which signs out every other session of the account.
     session_version: Mapped[int] = mapped_column(default=1)
+    # The language the account reads in (a code of config.SUPPORTED_LOCALES); None: the phone's.
+    locale: Mapped[str | None] = mapped_column(String(8))
 
     memberships: Mapped[list[Membership]] = relationship(
         back_populates="user", cascade="all, delete-orphan"
@@ -327,6 +329,8 @@ class Club(db.Model):
     # Off by default: a club's records are private to its members.
     public: Mapped[bool] = mapped_column(default=False)
     public_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    # The language of its public and print pages for a visitor who chose none; None: the phone's.
+    locale: Mapped[str | None] = mapped_column(String(8))
     # Default rules, prefilled when a member sets up a club game.
     set_size: Mapped[int] = mapped_column(default=12)
     blank_scoring: Mapped[str] = mapped_column(String(20), default="face")

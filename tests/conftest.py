@@ -21,7 +21,11 @@ from scorekeeper.extensions import db
 from scorekeeper.services import accounts as account_service
 
 # Variables a developer's shell may export that would leak into the app under test.
-ENV_VARS = ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_SECRET_KEY")
+# The shell's language too: the flask commands speak it (scorekeeper.i18n.shell_locale).
+ENV_VARS = (
+    *("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_SECRET_KEY"),
+    *("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"),
+)
 
 
 @pytest.fixture(autouse=True)

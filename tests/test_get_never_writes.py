@@ -90,6 +90,7 @@ def _seed(app, user_factory) -> dict[str, object]:
             "view_token": view_token,
             "edit_token": edit_token,
             "api_secret": token.secret,
+            "code": ["fr"],  # the language switcher
         }
 
 

@@ -1,4 +1,4 @@
-"""Account forms: sign up, sign in, change password, name a new API token.
+"""Account forms: sign up, sign in, change password, name a new API token, the language.
 
 Forms only check what was typed (present, long enough, the same twice); whether the email is
 free or the password right is the accounts service's to say.
@@ -11,6 +11,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 
+from scorekeeper.forms import language_field
 from scorekeeper.services.accounts import PASSWORD_MAX, PASSWORD_MIN
 
 NAME_MAX = 80
@@ -130,3 +131,10 @@ class NewTokenForm(FlaskForm):
         ],
     )
     submit = SubmitField(_l("Create token"))
+
+
+class LanguageForm(FlaskForm):
+    """The language the account reads in, on every device it signs in on."""
+
+    locale = language_field(_l("Language"), _l("As each device is set"))
+    submit = SubmitField(_l("Save language"))

@@ -6,8 +6,6 @@ needed to play a quick game; these pages are for clubs and the API.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import (
     abort,
     current_app,
@@ -25,26 +23,20 @@ from flask_login import current_user, login_required, login_user, logout_user
 
 from scorekeeper import limits
 from scorekeeper.accounts import bp
-from scorekeeper.accounts.forms import ChangePasswordForm, NewTokenForm, SignInForm, SignUpForm
+from scorekeeper.accounts.forms import (
+    ChangePasswordForm,
+    LanguageForm,
+    NewTokenForm,
+    SignInForm,
+    SignUpForm,
+)
+from scorekeeper.i18n import LANGUAGE_COOKIE, remember_language
 from scorekeeper.models import User
+from scorekeeper.responses import safe_next
 from scorekeeper.services import accounts as account_service
 
 # Ids are 32-bit integers: a larger one in a URL is simply not found.
 TOKEN = "<id:token_id>"
-NEXT_MAX = 2000
-
-
-def safe_next(target: str | None) -> str | None:
-    """`target` if it is a path on this site ("/games/3?x=1"), else None: never another host
-    ("//evil.example", "https://evil.example", "/\\evil.example") or a scheme ("javascript:")."""
-    if not target or len(target) > NEXT_MAX or not target.startswith("/"):
-        return None
-    if target.startswith("//") or "\\" in target or any(ord(c) < 32 or c == "\x7f" for c in target):
-        return None
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc:
-        return None
-    return target
 
 
 def _next_url() -> str | None:
@@ -151,9 +143,16 @@ def sign_out_everywhere() -> ResponseReturnValue:
 # The account page -------------------------------------------------------------------------------
 
 
-def _account_page(token_form: NewTokenForm, status: int = 200) -> ResponseReturnValue:
-    tokens = account_service.tokens_of(_me())
-    return render_template("accounts/account.html", tokens=tokens, token_form=token_form), status
+def _account_page(
+    token_form: NewTokenForm, status: int = 200, language_form: LanguageForm | None = None
+) -> ResponseReturnValue:
+    me = _me()
+    if language_form is None:
+        language_form = LanguageForm(formdata=None, data={"locale": me.locale or ""})
+    tokens = account_service.tokens_of(me)
+    return render_template(
+        "accounts/account.html", tokens=tokens, token_form=token_form, language_form=language_form
+    ), status
 
 
 @bp.get("/account")
@@ -193,6 +192,23 @@ def change_password() -> ResponseReturnValue:
     _sign_in(user, remember=_remembered())
     flash(_("Password changed. Every other device was signed out."), "success")
     return redirect(url_for("accounts.account"))
+
+
+@bp.post("/account/language")
+@login_required
+def set_language() -> ResponseReturnValue:
+    """The account's language; this browser switches to it at once (its switcher cookie follows,
+    or goes when the account reads as each device is set)."""
+    form = LanguageForm()
+    if not form.validate_on_submit():
+        return _account_page(NewTokenForm(formdata=None), 422, language_form=form)
+    account_service.set_locale(_me(), form.locale.data)
+    flash(_("Language saved."), "success")
+    response = redirect(url_for("accounts.account"))
+    if form.locale.data:
+        return remember_language(response, form.locale.data)
+    response.delete_cookie(LANGUAGE_COOKIE)
+    return response
 
 
 # Personal API tokens --------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from dataclasses import astuple
 
 from scorekeeper.charts import draw
 from scorekeeper.charts.cache import CACHE, digest
-from scorekeeper.charts.text import ChartText, chart_text
+from scorekeeper.charts.text import ChartText, chart_text, locale
 from scorekeeper.models import Club
 from scorekeeper.services.players import MonthPoint
 
@@ -42,7 +42,7 @@ def chart_svg(
     words = text or chart_text()
     key = chart_key(points, labels, words)
     # One file per player and wording (language): a new data version replaces the old file.
-    prefix = f"c{club.id}-p{entry_id}-{words.digest}-s{draw.STYLE}-"
+    prefix = f"c{club.id}-p{entry_id}-{locale()}-{words.digest}-s{draw.STYLE}-"
     own = re.compile(re.escape(prefix) + r"[0-9a-f]+\.svg$")
     svg, _etag = CACHE.get(f"{prefix}{key}.svg", lambda: _render(points, labels, words), own.match)
     return svg, key

@@ -46,7 +46,8 @@ def chart_text() -> ChartText:
     """The words on the charts, in the request's language (English outside a request)."""
     if not has_request_context():  # the CLI, a benchmark: no reader to translate for
         return ChartText()
-    return _translated(locale())
+    # Keyed by the catalogues' folders too: two apps in one process (the tests) may differ.
+    return _translated(locale(), str(current_app.config.get("BABEL_TRANSLATION_DIRECTORIES")))
 
 
 def locale() -> str:
@@ -57,7 +58,7 @@ def locale() -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def _translated(_locale: str) -> ChartText:
+def _translated(_locale: str, _directories: str) -> ChartText:
     # Translations do not change while the app runs: once per language.
     return ChartText(
         race_title=_("Running totals"),

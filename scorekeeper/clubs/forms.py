@@ -13,7 +13,7 @@ from wtforms import BooleanField, DateField, SelectChoice, SelectField, StringFi
 from wtforms.validators import Length, Optional, ValidationError
 
 from scorekeeper import core
-from scorekeeper.forms import SetupForm, optional_id
+from scorekeeper.forms import SetupForm, language_field, optional_id
 from scorekeeper.services.clubs import DEFAULT_INVITE_DAYS, INVITE_DAYS
 
 ROLE_LABELS = {
@@ -46,6 +46,9 @@ class SettingsForm(FlaskForm):
     strategic_error = SetupForm.strategic_error
     adjustments = SetupForm.adjustments
     public = BooleanField(_l("Turn on the public page"))
+    locale = language_field(
+        _l("Language of the public and print pages"), _l("As each phone is set")
+    )
     submit = SubmitField(_l("Save settings"))
 
     def rules(self) -> core.GameRules:
@@ -82,6 +85,7 @@ class SettingsForm(FlaskForm):
                 "strategic_error": club.strategic_error,
                 "adjustments": club.adjustments,
                 "public": club.public,
+                "locale": club.locale or "",
             }
         )
 

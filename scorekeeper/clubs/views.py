@@ -26,7 +26,7 @@ from scorekeeper.clubs.forms import (
     TransferForm,
 )
 from scorekeeper.devices import current_device
-from scorekeeper.i18n import problem_text
+from scorekeeper.i18n import prefer_locale, problem_text
 from scorekeeper.models import Club, utcnow
 from scorekeeper.services import club_games as club_game_service
 from scorekeeper.services import clubs as club_service
@@ -121,7 +121,11 @@ def settings(club_id: int) -> ResponseReturnValue:
         if not typed:
             try:
                 club_service.update_club(
-                    club, name=form.name.data, rules=form.rules(), public=form.public.data
+                    club,
+                    name=form.name.data,
+                    rules=form.rules(),
+                    public=form.public.data,
+                    locale=form.locale.data,
                 )
             except ClubError as error:
                 general = _put_problems(form, error.problems, SETTINGS_FIELDS)
@@ -345,6 +349,7 @@ def public(token: str) -> ResponseReturnValue:
     club = club_service.public_club(token)
     if club is None:
         abort(404)
+    prefer_locale(club.locale)
     return render_template(
         "clubs/public.html", club=club, games=club_game_service.games_of_club(club)
     )

@@ -34,8 +34,8 @@ def change_text(change) -> str:
     values = {
         "round": change.round_number,
         "player": change.player or "",
-        "old": change.old_value or "",
-        "new": change.new_value or "",
+        "old": _hand_words(change.old_value or ""),
+        "new": _hand_words(change.new_value or ""),
     }
     if change.action == "created":
         return _("Game created: %(new)s", **values)
@@ -60,6 +60,15 @@ def change_text(change) -> str:
     if change.player:
         return _("Round %(round)s, %(player)s: %(new)s", **values)
     return _("Round %(round)s: %(new)s", **values)
+
+
+def _hand_words(value: str) -> str:
+    """A hand as the history keeps it ("out", "out (6-4)", "15 +10"), its word translated."""
+    from flask_babel import gettext as _
+
+    if value == "out" or value.startswith("out "):
+        return _("went out") + value[3:]
+    return value
 
 
 @bp.app_template_global()

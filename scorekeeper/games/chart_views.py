@@ -16,11 +16,13 @@ from scorekeeper.access import image_source_for_device, image_source_for_share
 from scorekeeper.charts import game as game_chart
 from scorekeeper.charts.cache import CACHE, digest
 from scorekeeper.games import bp
+from scorekeeper.i18n import prefer_locale
 from scorekeeper.responses import svg_response
 from scorekeeper.services.games import GameRef
 
 
 def _chart(game: GameRef, kind: str) -> Response:
+    prefer_locale(request.args.get("lang"))  # a print page's chart: in the page's language
     return svg_response(*game_chart.chart_svg(game, kind))
 
 

@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from scorekeeper import core, limits
@@ -35,9 +36,10 @@ from scorekeeper.games.presenters import (
     tile_choices,
     tile_values,
 )
-from scorekeeper.i18n import problem_text
+from scorekeeper.i18n import prefer_locale, problem_text
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
+from scorekeeper.services.clubs import club_locale
 from scorekeeper.services.games import Snapshot, snapshot_of
 
 # The round form's place on the game page: after a save the page opens there, the message
@@ -168,7 +170,8 @@ def live(game_id: int) -> ResponseReturnValue:
     """The game page's changing parts (current round, sheet, standings, charts), polled with
     If-None-Match by the scorers' phones: 304 while the game is unchanged."""
     game, access = game_for_device(game_id)
-    etag = f"{game.etag}-game-{access}"
+    # The language is in the ETag: a phone that switched must not keep the old words' part.
+    etag = f"{game.etag}-game-{access}-{get_locale()}"
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
@@ -504,7 +507,7 @@ def _share_page(token: str, template: str | None) -> Response:
     """The share page (`template`), or its live part alone (None): 304 while the game is
     unchanged (the phones watching poll it). Only reads: a phone keeps the game with a tap."""
     game = game_for_share(token)
-    etag = f"{game.etag}-{(template or 'live').rsplit('/', 1)[-1]}"
+    etag = f"{game.etag}-{(template or 'live').rsplit('/', 1)[-1]}-{get_locale()}"
     # Whether to offer "keep this game": only on the full page, for a quick game this phone
     # does not have yet (the ETag says which, so a tap's redirect shows the page without it).
     offer_keep = (
@@ -575,6 +578,7 @@ def share_print(token: str) -> ResponseReturnValue:
 
 def _print(game: Game, token: str | None = None) -> ResponseReturnValue:
     blank = request.args.get("blank") == "1"
+    prefer_locale(club_locale(game.club_id))
     snapshot = snapshot_of(game)
     state = snapshot.state
     sheet = sheet_of(snapshot)

@@ -13,7 +13,7 @@ from flask_babel import ngettext
 
 from scorekeeper.access import club_for, may_score
 from scorekeeper.charts import season as season_chart
-from scorekeeper.i18n import problem_text
+from scorekeeper.i18n import prefer_locale, problem_text
 from scorekeeper.models import Club, Season, utcnow
 from scorekeeper.responses import svg_response
 from scorekeeper.seasons import bp
@@ -158,6 +158,7 @@ def print_view(club_id: int, season_id: int) -> ResponseReturnValue:
     """The standings on one page for the notice board, in black and white."""
     club, _role = club_for(club_id)
     season = _season_or_404(club, season_id)
+    prefer_locale(club.locale)
     return render_template(
         "seasons/print.html",
         club=club,
@@ -172,6 +173,7 @@ def chart(club_id: int, season_id: int) -> ResponseReturnValue:
     """The leaders' standing after each club night (SVG, cached per season data version)."""
     club, _role = club_for(club_id)
     season = _season_or_404(club, season_id)
+    prefer_locale(request.args.get("lang"))  # from the print page: in the page's language
     return svg_response(*season_chart.chart_svg(season))
 
 

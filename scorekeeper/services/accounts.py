@@ -332,3 +332,9 @@ def user_for_token(secret: str) -> User | None:
         token.last_used_at = now
         db.session.commit()
     return db.session.get(User, token.user_id)
+
+
+def set_locale(user: User, locale: str | None) -> None:
+    """The language the account reads in (None: each device's own)."""
+    user.locale = locale or None
+    db.session.commit()

@@ -64,6 +64,13 @@ def get_club(club_id: int) -> Club | None:
     return db.session.get(Club, club_id)
 
 
+def club_locale(club_id: int | None) -> str | None:
+    """The default language of a club's public and print pages (None: no club, or none set)."""
+    if club_id is None:
+        return None
+    return db.session.execute(select(Club.locale).where(Club.id == club_id)).scalar_one_or_none()
+
+
 def public_club(public_token: str) -> Club | None:
     """The club whose public page this token opens, or None (unknown, or the page is off)."""
     club = db.session.execute(
@@ -144,8 +151,11 @@ def create_club(user: User, name: str) -> Club:
     return club
 
 
-def update_club(club: Club, *, name: str, rules: core.GameRules, public: bool) -> None:
-    """Rename the club, set its default rules (checked by the core) and its public page."""
+def update_club(
+    club: Club, *, name: str, rules: core.GameRules, public: bool, locale: str | None = None
+) -> None:
+    """Rename the club, set its default rules (checked by the core), its public page and the
+    language of its public and print pages (None: each visitor's own)."""
     clean = _club_name(name)
     try:
         # The core checks rules as part of a table: any valid number of players will do.
@@ -161,6 +171,7 @@ def update_club(club: Club, *, name: str, rules: core.GameRules, public: bool) -
     club.strategic_error = rules.house_rules.strategic_error
     club.adjustments = rules.house_rules.adjustments
     club.public = public
+    club.locale = locale or None
     db.session.commit()
 
 

@@ -8,9 +8,9 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper.accounts.views import safe_next
 from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, SignInAttempt, User
+from scorekeeper.responses import safe_next
 from scorekeeper.services import accounts as account_service
 
 PASSWORD = "correct horse battery staple"

@@ -164,9 +164,11 @@ def test_seasons_and_club_nights_use_local_references(document):
 COLUMNS = {
     Club: {"id"}
     | {"name", "created_at", "public", "public_token", "set_size", "blank_scoring", "rounds"}
-    | {"order", "open_train_points", "strategic_error", "adjustments", "late_rule"},
+    | {"order", "open_train_points", "strategic_error", "adjustments", "late_rule"}
+    | {"locale"},  # the public pages' language: not exported yet (issue 12's report)
     User: {"id", "email", "name"}
-    | {"password_hash", "session_version", "created_at"},  # credentials / this instance's
+    | {"password_hash", "session_version", "created_at"}  # credentials / this instance's
+    | {"locale"},  # a person's own reading language, not the club's data
     Membership: {"id", "club_id", "user_id", "role", "joined_at"},
     Invite: {"id", "club_id", "token", "role", "created_by", "created_at", "expires_at"}
     | {"revoked_at"},
