@@ -47,6 +47,7 @@ def register_extensions(app: Flask) -> None:
         figures,
         limits,
         logs,
+        mail,
         models,
         security,
         sqlite,
@@ -67,6 +68,7 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     devices.init_app(app)
     limits.init_app(app)
+    mail.init_app(app)
     login_manager.init_app(app)
     login_manager.user_loader(load_user)
     login_manager.login_view = "accounts.sign_in"

@@ -262,6 +262,9 @@ class User(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Changing the password bumps this, which signs out every other session of the account.
     session_version: Mapped[int] = mapped_column(default=1)
+    # When the owner followed the confirmation link sent to `email` (None: not confirmed yet;
+    # changing the email clears it). Invites and ownership transfers need a confirmed address.
+    email_verified_at: Mapped[datetime | None]
 
     memberships: Mapped[list[Membership]] = relationship(
         back_populates="user", cascade="all, delete-orphan"

@@ -18,6 +18,7 @@ from werkzeug.test import Client
 from scorekeeper import create_app
 from scorekeeper.charts import draw
 from scorekeeper.extensions import db
+from scorekeeper.models import utcnow
 from scorekeeper.services import accounts as account_service
 
 # Variables a developer's shell may export that would leak into the app under test.
@@ -126,15 +127,21 @@ class Account:
 
 @pytest.fixture
 def user_factory(app: Flask) -> Callable[..., Account]:
-    """user_factory(name="Ana", email=None, password=PASSWORD) -> Account: a new account
-    (email user1@example.com, user2@... unless given), made through the accounts service."""
+    """user_factory(name="Ana", email=None, password=PASSWORD, verified=True) -> Account: a new
+    account (email user1@example.com, user2@... unless given), made through the accounts
+    service, its address confirmed unless verified=False."""
     numbers = itertools.count(1)
 
-    def make(name: str = "Ana", email: str | None = None, password: str = PASSWORD) -> Account:
+    def make(
+        name: str = "Ana", email: str | None = None, password: str = PASSWORD, verified=True
+    ) -> Account:
         with app.app_context():
             user = account_service.create_user(
                 name, email or f"user{next(numbers)}@example.com", password
             )
+            if verified:  # as if the confirmation link was followed
+                user.email_verified_at = utcnow()
+                db.session.commit()
             return Account(user.id, user.email, user.name, password)
 
     return make
