@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
+from mail_server import Mailbox, SmtpServer
 from sqlalchemy import event
 from werkzeug.test import Client
 
@@ -223,3 +224,21 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
         monkeypatch.setattr(draw, name, counting)
     return drawn
+
+
+# Mail ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def smtp_server() -> Iterator[SmtpServer]:
+    """A real SMTP server on loopback for the whole session (tests/mail_server.py)."""
+    server = SmtpServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def mailbox(smtp_server: SmtpServer) -> Mailbox:
+    """The SMTP server's mailbox, emptied for this test (use with the `mail_config` app)."""
+    smtp_server.mailbox.mails.clear()
+    return smtp_server.mailbox
