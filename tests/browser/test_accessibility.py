@@ -42,6 +42,7 @@ def pages(t: Tables) -> dict[str, str]:
         "print empty sheet": f"/games/{t.eight}/print?blank=1",
         "account": "/account",
         "change password": "/account/password",
+        "change email": "/account/email",
         "clubs": "/clubs",
         "new club": "/clubs/new",
         "club": club,
@@ -114,7 +115,14 @@ def test_no_serious_violation_when_signed_out(
     try:
         page = context.new_page()
         found = {}
-        for path in ("/", "/sign-in", "/sign-up", "/games/new", f"/s/{tables.share}"):
+        for path in (
+            "/",
+            "/sign-in",
+            "/sign-up",
+            "/forgot-password",
+            "/games/new",
+            f"/s/{tables.share}",
+        ):
             page.goto(tables.base + path)
             problems = serious_violations(page)
             if problems:
