@@ -33,6 +33,7 @@ __all__ = [
     "Membership",
     "Invite",
     "RosterPlayer",
+    "ClubEvent",
 ]
 
 ROLES = ("viewer", "scorer", "owner")
@@ -437,3 +438,19 @@ class ClubNight(db.Model):
     name: Mapped[str] = mapped_column(String(80), default="")
     played_on: Mapped[date]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ClubEvent(db.Model):
+    """A line of the club's history: who did what to the club's records, and when (a season
+    or a club night deleted...). The name is kept as it was, should the account go."""
+
+    __tablename__ = "club_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    user_name: Mapped[str] = mapped_column(String(80))
+    # What happened ("season_deleted", "night_deleted"), and what it was about, in words.
+    action: Mapped[str] = mapped_column(String(30))
+    detail: Mapped[str] = mapped_column(String(200), default="")
