@@ -14,31 +14,26 @@ from scorekeeper.models import User
 from scorekeeper.services import account_links
 
 
+def _send(kind: str, user: User, subject: str, endpoint: str, token: str, **context) -> bool:
+    """Mail `user` the templates/mail/<endpoint>.txt with the link to `endpoint`/`token`, if
+    the address may get one more mail of this kind now; False if none went out."""
+    if not limits.mail_allowed(kind, user.email):
+        return False
+    link = url_for(f"accounts.{endpoint}", token=token, _external=True)
+    return mail.send(user.email, subject, endpoint, user=user, link=link, **context)
+
+
 def send_verification(user: User) -> bool:
     """Mail the account a link that confirms its current address; False if none went out."""
-    if not limits.mail_allowed("verify", user.email):
-        return False
+    subject = _("Confirm your email address for Scorekeeper")
     token = account_links.verify_token(user)
-    return mail.send(
-        user.email,
-        _("Confirm your email address for Scorekeeper"),
-        "verify_email",
-        user=user,
-        link=url_for("accounts.verify_email", token=token, _external=True),
-        days=account_links.VERIFY_LIFETIME.days,
-    )
+    days = account_links.VERIFY_LIFETIME.days
+    return _send("verify", user, subject, "verify_email", token, days=days)
 
 
 def send_reset(user: User) -> bool:
     """Mail the account a link to choose a new password; False if none went out."""
-    if not limits.mail_allowed("reset", user.email):
-        return False
+    subject = _("Reset your Scorekeeper password")
     token = account_links.reset_token(user)
-    return mail.send(
-        user.email,
-        _("Reset your Scorekeeper password"),
-        "reset_password",
-        user=user,
-        link=url_for("accounts.reset_password", token=token, _external=True),
-        minutes=int(account_links.RESET_LIFETIME.total_seconds() // 60),
-    )
+    minutes = int(account_links.RESET_LIFETIME.total_seconds() // 60)
+    return _send("reset", user, subject, "reset_password", token, minutes=minutes)

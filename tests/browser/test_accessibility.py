@@ -51,7 +51,7 @@ def pages(t: Tables) -> dict[str, str]:
         "members": f"{club}/members",
         "invites": f"{club}/invites",
         "settings": f"{club}/settings",
-        "history": f"{club}/history",
+        "club history": f"{club}/history",
         "delete club": f"{club}/delete",
         "delete season": f"{club}/seasons/{t.season}/delete",
         "delete night": f"{club}/nights/{t.night}/delete",
