@@ -48,6 +48,7 @@ def register_extensions(app: Flask) -> None:
         i18n,
         limits,
         logs,
+        mail,
         models,
         security,
         sqlite,
@@ -68,6 +69,7 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     devices.init_app(app)
     limits.init_app(app)
+    mail.init_app(app)
     login_manager.init_app(app)
     login_manager.user_loader(load_user)
     login_manager.login_view = "accounts.sign_in"

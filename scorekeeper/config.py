@@ -80,6 +80,20 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # request waits for a free slot before it is answered 503 with Retry-After.
         "CHART_RENDER_SLOTS": 2,
         "CHART_RENDER_WAIT": 3.0,
+        # Mail (Flask-Mailman, scorekeeper/mail.py): no MAIL_SERVER writes mails to the log.
+        "MAIL_SERVER": "",
+        "MAIL_PORT": 587,
+        "MAIL_USE_TLS": False,
+        "MAIL_USE_SSL": False,
+        "MAIL_USERNAME": None,
+        "MAIL_PASSWORD": None,
+        "MAIL_DEFAULT_SENDER": "Scorekeeper <scorekeeper@localhost>",
+        "MAIL_TIMEOUT": 10,
+        # Mails asked for (password resets, confirmation links again) per client address, and
+        # mails of one kind per email address (past that, the page answers the same but
+        # nothing more goes to that address).
+        "LIMIT_MAIL_REQUESTS": "10 per 15 minutes; 50 per day",
+        "LIMIT_MAILS_PER_ADDRESS": "3 per hour; 10 per day",
         # Werkzeug's password hashing; tests use a cheaper method to stay fast.
         "PASSWORD_HASH_METHOD": "scrypt",
     }

@@ -45,6 +45,10 @@ round_writes = limiter.shared_limit(
     _setting("LIMIT_ROUND_WRITES"), scope="round-writes", methods=WRITES
 )
 sign_ups = limiter.shared_limit(_setting("LIMIT_SIGN_UPS"), scope="sign-ups", methods=WRITES)
+# "Forgot your password?" and "send the confirmation again", per client.
+mail_requests = limiter.shared_limit(
+    _setting("LIMIT_MAIL_REQUESTS"), scope="mail-requests", methods=WRITES
+)
 
 
 def _seconds_until(reset_at: float) -> int:
@@ -68,25 +72,40 @@ def retry_after(error: HTTPException) -> int | None:
 # Chart drawing ---------------------------------------------------------------------------------
 
 
+def count(setting: str, scope: str, key: str) -> int | None:
+    """Count one hit of `key` against the limits in config[setting] (own counter: `scope`);
+    None if it is allowed, else the seconds until it would be. Outside a request, with limits
+    off, or with the shared store down (logged, as Flask-Limiter does), everything is allowed."""
+    if not has_request_context() or not (limiter.enabled and limiter.initialized):
+        return None
+    for item in parse_many(current_app.config[setting]):
+        try:
+            allowed = limiter.limiter.hit(item, scope, key)
+            reset_at = 0.0 if allowed else limiter.limiter.get_window_stats(item, scope, key)[0]
+        except Exception:  # the shared store is down: let it through
+            current_app.logger.exception("Could not count a hit of %s; allowing it", scope)
+            return None
+        if not allowed:
+            return _seconds_until(reset_at)
+    return None
+
+
 def check_chart_render() -> None:
     """Count one chart this client makes the server draw; 429 past LIMIT_CHART_RENDERS.
 
     Only drawing is counted (a cached chart costs a file read): the chart cache calls this
     when it must draw. Outside a request (the CLI, tests drawing directly) nothing is counted."""
-    if not has_request_context() or not (limiter.enabled and limiter.initialized):
+    if not has_request_context():
         return
-    key = get_remote_address()
-    for item in parse_many(current_app.config["LIMIT_CHART_RENDERS"]):
-        try:
-            allowed = limiter.limiter.hit(item, "chart-renders", key)
-            reset_at = (
-                0.0 if allowed else limiter.limiter.get_window_stats(item, "chart-renders", key)[0]
-            )
-        except Exception:  # the shared store is down: draw (as Flask-Limiter does, swallowing)
-            current_app.logger.exception("Could not count a chart render; drawing it anyway")
-            return
-        if not allowed:
-            raise TooManyRequests(retry_after=_seconds_until(reset_at))
+    wait = count("LIMIT_CHART_RENDERS", "chart-renders", get_remote_address())
+    if wait is not None:
+        raise TooManyRequests(retry_after=wait)
+
+
+def mail_allowed(kind: str, address: str) -> bool:
+    """True if one more `kind` mail ("reset", "verify") may go to this email address now
+    (LIMIT_MAILS_PER_ADDRESS), so nobody can fill someone's inbox from many clients."""
+    return count("LIMIT_MAILS_PER_ADDRESS", f"mail-{kind}", address.strip().lower()) is None
 
 
 def _slots(app: Flask) -> threading.BoundedSemaphore:
@@ -122,7 +141,14 @@ def render_slot() -> Iterator[None]:
         slots.release()
 
 
-SETTINGS = ("LIMIT_NEW_GAMES", "LIMIT_ROUND_WRITES", "LIMIT_SIGN_UPS", "LIMIT_CHART_RENDERS")
+SETTINGS = (
+    "LIMIT_NEW_GAMES",
+    "LIMIT_ROUND_WRITES",
+    "LIMIT_SIGN_UPS",
+    "LIMIT_CHART_RENDERS",
+    "LIMIT_MAIL_REQUESTS",
+    "LIMIT_MAILS_PER_ADDRESS",
+)
 
 
 def check_settings(app: Flask) -> None:

@@ -16,10 +16,13 @@ from gunicorn.glogging import Logger as GunicornLogger
 
 REDACTED = "[redacted]"
 # The routes whose path segment after the prefix is a secret token: /s/<view token>,
-# /e/<edit token>, /invite/<invite token>, /c/<club token>. The slash may be %-encoded when the
+# /e/<edit token>, /invite/<invite token>, /c/<club token>, and the mailed links
+# /reset-password/<token>, /verify-email/<token>. The slash may be %-encoded when the
 # URL sits in a query string (?next=%2Finvite%2F...).
 _TOKEN_PATH = re.compile(
-    r"(?P<prefix>(?:/|%2F)(?:s|e|c|invite)(?:/|%2F))(?P<token>[^/?#&\s\"'%]+)", re.IGNORECASE
+    r"(?P<prefix>(?:/|%2F)(?:s|e|c|invite|reset-password|verify-email)(?:/|%2F))"
+    r"(?P<token>[^/?#&\s\"'%]+)",
+    re.IGNORECASE,
 )
 # "Bearer sk_...", "Basic ...": whatever follows the scheme is a credential.
 _CREDENTIALS = re.compile(r"(?P<prefix>\b(?:Bearer|Basic|Token)\s+)(?P<token>[^\s\"',]+)", re.I)

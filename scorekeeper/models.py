@@ -33,6 +33,7 @@ __all__ = [
     "Membership",
     "Invite",
     "RosterPlayer",
+    "ClubEvent",
 ]
 
 ROLES = ("viewer", "scorer", "owner")
@@ -264,6 +265,9 @@ class User(db.Model):
     session_version: Mapped[int] = mapped_column(default=1)
     # The language the account reads in (a code of config.SUPPORTED_LOCALES); None: the phone's.
     locale: Mapped[str | None] = mapped_column(String(8))
+    # When the owner followed the confirmation link sent to `email` (None: not confirmed yet;
+    # changing the email clears it). Invites and ownership transfers need a confirmed address.
+    email_verified_at: Mapped[datetime | None]
 
     memberships: Mapped[list[Membership]] = relationship(
         back_populates="user", cascade="all, delete-orphan"
@@ -438,3 +442,19 @@ class ClubNight(db.Model):
     name: Mapped[str] = mapped_column(String(80), default="")
     played_on: Mapped[date]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ClubEvent(db.Model):
+    """A line of the club's history: who did what to the club's records, and when (a season
+    or a club night deleted...). The name is kept as it was, should the account go."""
+
+    __tablename__ = "club_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    user_name: Mapped[str] = mapped_column(String(80))
+    # What happened ("season_deleted", "night_deleted"), and what it was about, in words.
+    action: Mapped[str] = mapped_column(String(30))
+    detail: Mapped[str] = mapped_column(String(200), default="")

@@ -12,12 +12,14 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
+from mail_server import Mailbox, SmtpServer
 from sqlalchemy import event
 from werkzeug.test import Client
 
 from scorekeeper import create_app
 from scorekeeper.charts import draw
 from scorekeeper.extensions import db
+from scorekeeper.models import utcnow
 from scorekeeper.services import accounts as account_service
 
 # Variables a developer's shell may export that would leak into the app under test.
@@ -130,15 +132,21 @@ class Account:
 
 @pytest.fixture
 def user_factory(app: Flask) -> Callable[..., Account]:
-    """user_factory(name="Ana", email=None, password=PASSWORD) -> Account: a new account
-    (email user1@example.com, user2@... unless given), made through the accounts service."""
+    """user_factory(name="Ana", email=None, password=PASSWORD, verified=True) -> Account: a new
+    account (email user1@example.com, user2@... unless given), made through the accounts
+    service, its address confirmed unless verified=False."""
     numbers = itertools.count(1)
 
-    def make(name: str = "Ana", email: str | None = None, password: str = PASSWORD) -> Account:
+    def make(
+        name: str = "Ana", email: str | None = None, password: str = PASSWORD, verified=True
+    ) -> Account:
         with app.app_context():
             user = account_service.create_user(
                 name, email or f"user{next(numbers)}@example.com", password
             )
+            if verified:  # as if the confirmation link was followed
+                user.email_verified_at = utcnow()
+                db.session.commit()
             return Account(user.id, user.email, user.name, password)
 
     return make
@@ -220,3 +228,21 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
         monkeypatch.setattr(draw, name, counting)
     return drawn
+
+
+# Mail ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def smtp_server() -> Iterator[SmtpServer]:
+    """A real SMTP server on loopback for the whole session (tests/mail_server.py)."""
+    server = SmtpServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def mailbox(smtp_server: SmtpServer) -> Mailbox:
+    """The SMTP server's mailbox, emptied for this test (use with the `mail_config` app)."""
+    smtp_server.mailbox.mails.clear()
+    return smtp_server.mailbox

@@ -17,6 +17,7 @@ from werkzeug.routing import Rule
 from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Game, Membership, User
+from scorekeeper.services import account_links
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
@@ -32,6 +33,8 @@ def _seed(app, user_factory) -> dict[str, object]:
     """A small world with one of everything a URL can name; returns the values for the URLs."""
     owner = user_factory("Olive")
     scorer = user_factory("Sam")
+    # Unconfirmed: opening its confirmation link must not confirm it.
+    newcomer = user_factory("Nina", verified=False)
     with app.app_context():
         olive = db.session.get(User, owner.id)
         club = club_service.create_club(olive, "Thursday Trains")
@@ -72,6 +75,11 @@ def _seed(app, user_factory) -> dict[str, object]:
         olive = db.session.get(User, owner.id)  # playing a round ended the session
         invite = club_service.create_invite(db.session.get(Club, club_id), olive)
         token = account_service.create_token(db.session.get(User, owner.id), "laptop")
+        nina = db.session.get(User, newcomer.id)
+        reset_token, verify_token = (
+            account_links.reset_token(nina),
+            account_links.verify_token(nina),
+        )
         return {
             "owner": owner,
             "club_id": [club_id],
@@ -91,6 +99,8 @@ def _seed(app, user_factory) -> dict[str, object]:
             "edit_token": edit_token,
             "api_secret": token.secret,
             "code": ["fr"],  # the language switcher
+            "reset_token": reset_token,
+            "verify_token": verify_token,
         }
 
 
@@ -115,6 +125,10 @@ def _tokens_for(rule: Rule, world: dict[str, object]) -> list[str]:
         return [world["invite_token"]]
     if path.startswith("/c/"):
         return [world["public_token"]]
+    if path.startswith("/reset-password/"):
+        return [world["reset_token"]]
+    if path.startswith("/verify-email/"):
+        return [world["verify_token"]]
     raise AssertionError(f"which token does {path} take?")
 
 

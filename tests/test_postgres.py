@@ -12,15 +12,20 @@ import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import flask_migrate
 import pytest
-from sqlalchemy import inspect
+from sqlalchemy import func, inspect, select
 
 from scorekeeper import core, create_app
 from scorekeeper.extensions import db
+from scorekeeper.models import Club, ClubNight, Game, Season, User, utcnow
+from scorekeeper.services import club_games, removals
+from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
+from scorekeeper.services import roster as roster_service
 
 INITDB = shutil.which("initdb")
 PG_CTL = shutil.which("pg_ctl")
@@ -136,7 +141,35 @@ def test_migrations_and_a_game_on_postgresql(postgres_url, monkeypatch):
             ("Ben", 6),
             ("Ana", 86),
         ]
+        _delete_a_club_with_everything_in_it()
         db.session.remove()
         flask_migrate.downgrade(revision="base")
         assert inspect(db.engine).get_table_names() == ["alembic_version"]
         db.engine.dispose()
+
+
+def _delete_a_club_with_everything_in_it() -> None:
+    """A club with a merged roster entry, a season, a night and a played game, deleted: the
+    foreign keys PostgreSQL enforces let the deletion through in its order; the quick game
+    stays."""
+    owner = User(name="Olga", email="olga@example.com", email_verified_at=utcnow())
+    db.session.add(owner)
+    db.session.commit()
+    club = club_service.create_club(owner, "Thursday Trains")
+    ana, ana_twice = (roster_service.add_roster_player(club, name) for name in ("Ana", "Ana B"))
+    ana_twice.merged_into_id = ana.id
+    summer = date(2025, 1, 1), date(2025, 12, 31)
+    season = Season(club_id=club.id, name="Summer", starts_on=summer[0], ends_on=summer[1])
+    night = ClubNight(club_id=club.id, played_on=date(2025, 6, 3))
+    db.session.add_all([season, night])
+    db.session.commit()
+    game = club_games.create_club_game(club, ["Ana", "Ben"], core.GameRules())
+    game.club_night_id, game.season_id = night.id, season.id
+    db.session.commit()
+    hands = {"Ana": core.HandEntry(0), "Ben": core.HandEntry(9)}
+    entry = core.RoundEntry(hands, out="Ana")
+    assert game_service.record_round(game_service.load_game(game.id), entry).saved
+    removals.delete_season(club, season, owner)
+    removals.delete_club(club, owner, "Thursday Trains")
+    assert db.session.execute(select(func.count(Club.id))).scalar_one() == 0
+    assert db.session.execute(select(func.count(Game.id))).scalar_one() == 1

@@ -1,7 +1,8 @@
-"""Accounts: sign up, sign in and out, change password, personal API tokens."""
+"""Accounts: sign up, sign in and out, passwords (changed or reset by mail), the email address
+and its confirmation, personal API tokens."""
 
 from flask import Blueprint
 
 bp = Blueprint("accounts", __name__)
 
-from scorekeeper.accounts import views  # noqa: E402, F401  (routes register on bp)
+from scorekeeper.accounts import links, views  # noqa: E402, F401  (routes register on bp)

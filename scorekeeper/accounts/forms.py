@@ -1,4 +1,5 @@
-"""Account forms: sign up, sign in, change password, name a new API token, the language.
+"""Account forms: sign up, sign in, change or reset a password, change the email, API tokens,
+the language.
 
 Forms only check what was typed (present, long enough, the same twice); whether the email is
 free or the password right is the accounts service's to say.
@@ -17,7 +18,8 @@ from scorekeeper.services.accounts import PASSWORD_MAX, PASSWORD_MIN
 NAME_MAX = 80
 EMAIL_MAX = 254
 TOKEN_NAME_MAX = 80
-# Something@something.something, no spaces: enough to catch typos (the address is never mailed).
+# Something@something.something, no spaces: enough to catch most typos (the confirmation mail
+# catches the rest).
 EMAIL_SHAPE = r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+\Z"
 # Control characters (NUL above all, which PostgreSQL refuses) have no place in a name.
 PRINTABLE = r"^[^\x00-\x1f\x7f]*\Z"
@@ -51,6 +53,16 @@ def _confirm_password(label, field: str):
         validators=[
             DataRequired(message=_l("Type the password again.")),
             EqualTo(field, message=_l("The two passwords are not the same.")),
+        ],
+    )
+
+
+def _current_password():
+    return PasswordField(
+        _l("Current password"),
+        validators=[
+            DataRequired(message=_l("Enter your current password.")),
+            Length(max=PASSWORD_MAX, message=_l("That password is too long.")),
         ],
     )
 
@@ -103,13 +115,7 @@ class SignInForm(FlaskForm):
 class ChangePasswordForm(FlaskForm):
     """The current password, and the new one typed twice."""
 
-    current = PasswordField(
-        _l("Current password"),
-        validators=[
-            DataRequired(message=_l("Enter your current password.")),
-            Length(max=PASSWORD_MAX, message=_l("That password is too long.")),
-        ],
-    )
+    current = _current_password()
     password = _new_password(_l("New password"))
     confirm = _confirm_password(_l("New password again"), "password")
     submit = SubmitField(_l("Change password"))
@@ -131,6 +137,29 @@ class NewTokenForm(FlaskForm):
         ],
     )
     submit = SubmitField(_l("Create token"))
+
+
+class ForgotPasswordForm(FlaskForm):
+    """The address to send a reset link to."""
+
+    email = _email()
+    submit = SubmitField(_l("Send me a link"))
+
+
+class ResetPasswordForm(FlaskForm):
+    """A new password, typed twice, set through a reset link."""
+
+    password = _new_password(_l("New password"))
+    confirm = _confirm_password(_l("New password again"), "password")
+    submit = SubmitField(_l("Set new password"))
+
+
+class ChangeEmailForm(FlaskForm):
+    """A new email address, and the current password to prove it is the account's owner."""
+
+    email = _email()
+    current = _current_password()
+    submit = SubmitField(_l("Change email"))
 
 
 class LanguageForm(FlaskForm):

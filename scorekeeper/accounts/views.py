@@ -30,6 +30,7 @@ from scorekeeper.accounts.forms import (
     SignInForm,
     SignUpForm,
 )
+from scorekeeper.accounts.mails import send_verification
 from scorekeeper.i18n import LANGUAGE_COOKIE, remember_language
 from scorekeeper.models import User
 from scorekeeper.responses import safe_next
@@ -43,17 +44,17 @@ def _next_url() -> str | None:
     return safe_next(request.args.get("next"))
 
 
-def _me() -> User:
+def me() -> User:
     """The signed-in account itself (not Flask-Login's proxy), for the services."""
     return current_user._get_current_object()  # type: ignore[attr-defined]
 
 
-def _remembered() -> bool:
+def remembered() -> bool:
     """True if this browser holds a remember-me cookie (a new one replaces it after a change)."""
     return current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token") in request.cookies
 
 
-def _sign_in(user: User, remember: bool) -> None:
+def sign_in_browser(user: User, remember: bool) -> None:
     """Sign this browser in under a new server-side session (see account_service.load_user)."""
     session_id = account_service.start_session(user)
     login_user(user, remember=remember)
@@ -89,8 +90,17 @@ def sign_up() -> ResponseReturnValue:
     except account_service.EmailTaken:
         form.email.errors = [_("An account already uses this email address: sign in instead.")]
         return _page("accounts/sign_up.html", 422, form=form)
-    _sign_in(user, remember=False)
-    flash(_("Welcome, %(name)s! Your account is ready.", name=user.name), "success")
+    sign_in_browser(user, remember=False)
+    send_verification(user)
+    flash(
+        _(
+            "Welcome, %(name)s! Your account is ready. To join a club, confirm your email "
+            "address: follow the link we sent to %(email)s.",
+            name=user.name,
+            email=user.email,
+        ),
+        "success",
+    )
     return redirect(_next_url() or url_for("main.index"))
 
 
@@ -115,7 +125,7 @@ def sign_in() -> ResponseReturnValue:
     except account_service.BadCredentials:
         message = _("That email and password do not match an account. Check them and try again.")
         return _page("accounts/sign_in.html", 422, form=form, general=[message])
-    _sign_in(user, remember=bool(form.remember.data))
+    sign_in_browser(user, remember=bool(form.remember.data))
     flash(_("Signed in as %(name)s.", name=user.name), "success")
     return redirect(_next_url() or url_for("main.index"))
 
@@ -134,7 +144,7 @@ def sign_out() -> ResponseReturnValue:
 @login_required
 def sign_out_everywhere() -> ResponseReturnValue:
     """End every session of the account, on every browser and device, this one included."""
-    account_service.end_all_sessions(_me())
+    account_service.end_all_sessions(me())
     logout_user()
     flash(_("You are signed out on every device. Sign in again to continue."), "success")
     return redirect(url_for("accounts.sign_in"))
@@ -146,10 +156,10 @@ def sign_out_everywhere() -> ResponseReturnValue:
 def _account_page(
     token_form: NewTokenForm, status: int = 200, language_form: LanguageForm | None = None
 ) -> ResponseReturnValue:
-    me = _me()
+    user = me()
     if language_form is None:
-        language_form = LanguageForm(formdata=None, data={"locale": me.locale or ""})
-    tokens = account_service.tokens_of(me)
+        language_form = LanguageForm(formdata=None, data={"locale": user.locale or ""})
+    tokens = account_service.tokens_of(user)
     return render_template(
         "accounts/account.html", tokens=tokens, token_form=token_form, language_form=language_form
     ), status
@@ -170,7 +180,7 @@ def change_password() -> ResponseReturnValue:
     if not form.validate_on_submit():
         status = 422 if form.is_submitted() else 200
         return render_template("accounts/change_password.html", form=form), status
-    user = _me()
+    user = me()
     try:
         account_service.change_password(
             user, form.current.data, form.password.data, request.remote_addr
@@ -189,7 +199,7 @@ def change_password() -> ResponseReturnValue:
         form.current.errors = [_("That is not your current password.")]
         return render_template("accounts/change_password.html", form=form), 422
     # Every session ended with the old password: sign this browser in again under a new one.
-    _sign_in(user, remember=_remembered())
+    sign_in_browser(user, remember=remembered())
     flash(_("Password changed. Every other device was signed out."), "success")
     return redirect(url_for("accounts.account"))
 
@@ -202,7 +212,7 @@ def set_language() -> ResponseReturnValue:
     form = LanguageForm()
     if not form.validate_on_submit():
         return _account_page(NewTokenForm(formdata=None), 422, language_form=form)
-    account_service.set_locale(_me(), form.locale.data)
+    account_service.set_locale(me(), form.locale.data)
     flash(_("Language saved."), "success")
     response = redirect(url_for("accounts.account"))
     if form.locale.data:
@@ -221,7 +231,7 @@ def create_token() -> ResponseReturnValue:
     form = NewTokenForm()
     if not form.validate_on_submit():
         return _account_page(form, 422)
-    new = account_service.create_token(_me(), form.name.data)
+    new = account_service.create_token(me(), form.name.data)
     # Shown in this answer rather than after a redirect: the secret must not go through the
     # session cookie (signed, not encrypted) or any cache.
     response = make_response(
@@ -235,7 +245,7 @@ def create_token() -> ResponseReturnValue:
 @login_required
 def revoke_token(token_id: int) -> ResponseReturnValue:
     """Revoke one of the account's tokens: it stops working at once."""
-    token = account_service.revoke_token(_me(), token_id)
+    token = account_service.revoke_token(me(), token_id)
     if token is None:
         abort(404)
     flash(_("Token “%(name)s” revoked: it no longer opens anything.", name=token.name), "success")

@@ -188,3 +188,13 @@ class MoveGameForm(FlaskForm):
         _l("Move this game to a club"), coerce=optional_id, choices=[], validate_choice=False
     )
     submit = SubmitField(_l("Move to this club"))
+
+
+class DeleteClubForm(FlaskForm):
+    """The second step of deleting a club: its name, typed again."""
+
+    name = StringField(
+        _l("The club's name"),
+        validators=[Length(max=200, message=_l("That is not the club's name."))],
+    )
+    submit = SubmitField(_l("Delete the club and all its records"))

@@ -327,7 +327,11 @@ def accept_invite(token: str) -> ResponseReturnValue:
     """Join the club with the invite's role."""
     found, club = _open_invite(token)
     user = signed_in_user(url_for("clubs.invite", token=token))
-    member, outcome = club_service.accept_invite(found, user)
+    try:
+        member, outcome = club_service.accept_invite(found, user)
+    except ClubError as error:
+        _flash_problems(error)
+        return redirect(url_for("clubs.invite", token=token))
     names = {"club": club.name, "role": _role_name(member.role)}
     if outcome == "joined":
         message = _("Welcome to %(club)s! You joined as %(role)s.", **names)

@@ -26,7 +26,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from scorekeeper import limits
-from scorekeeper.access import club_for, game_for_device
+from scorekeeper.access import club_for, game_for_device, signed_in_user
 from scorekeeper.devices import current_device
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Club, ClubNight
@@ -42,6 +42,7 @@ from scorekeeper.nights.forms import (
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
+from scorekeeper.services import removals
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.nights import NightError
 
@@ -265,3 +266,26 @@ def join_late(game_id: int) -> ResponseReturnValue:
         general=general,
         rule=night_service.late_rule(club).value,
     ), status
+
+
+@bp.route("/clubs/<id:club_id>/nights/<id:night_id>/delete", methods=["GET", "POST"])
+def delete(club_id: int, night_id: int) -> ResponseReturnValue:
+    """A second step that says how many games and rounds go with the night, then they go.
+    A scorer may delete a night whose tables recorded no round; once rounds are recorded,
+    only the owner may."""
+    back = url_for("nights.delete", club_id=club_id, night_id=night_id)
+    club, role = club_for(club_id, "scorer", next_url=back)
+    night = _night_or_404(club, night_id)
+    weight = removals.weight_of(night)
+    if weight.rounds and role != "owner":
+        abort(403)
+    if request.method == "GET":
+        return render_template(
+            "nights/delete.html", club=club, role=role, night=night, weight=weight
+        )
+    from scorekeeper.nights import night_title  # defined after this module is imported
+
+    title = night_title(night)
+    removals.delete_night(club, night, signed_in_user(), title)
+    flash(_("“%(night)s” deleted, with its games.", night=title), "success")
+    return redirect(url_for("nights.index", club_id=club.id))

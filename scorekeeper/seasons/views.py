@@ -11,14 +11,14 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorekeeper.access import club_for, may_score
+from scorekeeper.access import club_for, may_score, signed_in_user
 from scorekeeper.charts import season as season_chart
 from scorekeeper.i18n import prefer_locale, problem_text
 from scorekeeper.models import Club, Season, utcnow
 from scorekeeper.responses import svg_response
 from scorekeeper.seasons import bp
 from scorekeeper.seasons.forms import MoveGameForm, SeasonForm
-from scorekeeper.services import season_standings
+from scorekeeper.services import removals, season_standings
 from scorekeeper.services import seasons as season_service
 from scorekeeper.services.seasons import SeasonError
 
@@ -197,3 +197,17 @@ def move_game(club_id: int, season_id: int, game_id: int) -> ResponseReturnValue
         return redirect(back)
     flash(_("The game now counts for %(season)s.", season=target.name), "success")
     return redirect(back)
+
+
+@bp.route("/clubs/<id:club_id>/seasons/<id:season_id>/delete", methods=["GET", "POST"])
+def delete(club_id: int, season_id: int) -> ResponseReturnValue:
+    """A second step, then the season goes; its games and nights stay (the club's history says
+    who deleted it)."""
+    back = url_for("seasons.delete", club_id=club_id, season_id=season_id)
+    club, role = club_for(club_id, "scorer", next_url=back)
+    season = _season_or_404(club, season_id)
+    if request.method == "GET":
+        return render_template("seasons/delete.html", club=club, role=role, season=season)
+    removals.delete_season(club, season, signed_in_user())
+    flash(_("Season “%(name)s” deleted; its games are kept.", name=season.name), "success")
+    return redirect(url_for("seasons.index", club_id=club.id))

@@ -155,7 +155,8 @@ def normalise_email(email: str) -> str:
     return email.strip().lower()
 
 
-def _hash(password: str) -> str:
+def password_hash(password: str) -> str:
+    """The stored form of a password (Werkzeug, PASSWORD_HASH_METHOD)."""
     method = current_app.config.get("PASSWORD_HASH_METHOD", "scrypt")
     return generate_password_hash(password, method=method)
 
@@ -171,7 +172,7 @@ def create_user(name: str, email: str, password: str) -> User:
     email = normalise_email(email)
     if db.session.execute(select(User.id).where(User.email == email)).first() is not None:
         raise EmailTaken(email)
-    user = User(name=name.strip(), email=email, password_hash=_hash(password))
+    user = User(name=name.strip(), email=email, password_hash=password_hash(password))
     db.session.add(user)
     try:
         db.session.commit()
@@ -248,13 +249,20 @@ def change_password(user: User, current: str, new: str, address: str | None) -> 
     """Set a new password and end every session of the account (the caller starts a new one).
     Raises WrongPassword if `current` is not the account's password (a failure counted like a
     sign-in's, so a borrowed session cannot guess it), TooManyAttempts once they are used up."""
-    email, address = _throttle(user.email, address)
-    if user.password_hash is None or not check_password_hash(user.password_hash, current):
-        _record_failure(email, address)
-        raise WrongPassword()
-    user.password_hash = _hash(new)
+    check_password(user, current, address)
+    user.password_hash = password_hash(new)
     _end_all_sessions(user)
     db.session.commit()
+
+
+def check_password(user: User, password: str, address: str | None) -> None:
+    """Make sure a signed-in user typed their own password before a sensitive change: raises
+    WrongPassword (a failure counted like a sign-in's, so a borrowed session cannot guess it),
+    or TooManyAttempts once they are used up."""
+    email, address = _throttle(user.email, address)
+    if user.password_hash is None or not check_password_hash(user.password_hash, password):
+        _record_failure(email, address)
+        raise WrongPassword()
 
 
 def set_password(email: str, password: str) -> User:
@@ -267,7 +275,7 @@ def set_password(email: str, password: str) -> User:
     ).scalar_one_or_none()
     if user is None:
         raise LookupError(f"There is no account with the email {email!r}.")
-    user.password_hash = _hash(password)
+    user.password_hash = password_hash(password)
     user.session_version += 1
     db.session.commit()
     return user

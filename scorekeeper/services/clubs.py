@@ -227,6 +227,16 @@ def transfer_ownership(club: Club, owner: User, to_user_id: int) -> User:
     if to_user_id == owner.id:
         refuse("transfer_self", N_("Choose another member to become the owner."), "user_id")
     new_owner = _member(club, to_user_id)
+    if new_owner.user.email_verified_at is None:
+        refuse(
+            "transfer_unverified",
+            N_(
+                "%(name)s has not confirmed their email address yet: a club only goes to a "
+                "confirmed address. They can ask for a new link on their account page."
+            ),
+            "user_id",
+            name=new_owner.user.name,
+        )
     current.role = "scorer"
     new_owner.role = "owner"
     db.session.commit()
@@ -317,9 +327,18 @@ def invite_status(invite: Invite) -> str:
 
 def accept_invite(invite: Invite, user: User) -> tuple[Membership, str]:
     """Join the club with the invite's role: 'joined', 'promoted' (a viewer invited as scorer)
-    or 'already' (a member keeps a role that is the same or higher)."""
+    or 'already' (a member keeps a role that is the same or higher). The user's email address
+    must be confirmed, so an invite forwarded to a mistyped account cannot be used."""
     if invite_status(invite) != "open":
         refuse("invite_closed", N_("This invite no longer works: ask the club for a new one."))
+    if user.email_verified_at is None:
+        refuse(
+            "email_unverified",
+            N_(
+                "Confirm your email address first: follow the link we mailed you (your account "
+                "page sends it again), then open this invite again."
+            ),
+        )
     club = db.session.get(Club, invite.club_id)
     member = membership(club, user.id)
     if member is not None:

@@ -337,6 +337,11 @@ class NightView:
         return bool(self.tables) and all(table.finished for table in self.tables)
 
     @property
+    def rounds_recorded(self) -> bool:
+        """True once any table recorded a round (deleting the night then loses scores)."""
+        return any(table.state.rounds_played for table in self.tables)
+
+    @property
     def late_rules(self) -> list[tuple[int, core.LateRule]]:
         """(table, rule) for each rule the night's late arrivals were scored by."""
         return [(table.number, rule) for table in self.tables for rule in table.late_rules]

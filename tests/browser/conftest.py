@@ -47,8 +47,9 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Serve the app from a thread on a free loopback port; yield its base URL."""
+def live_server(tmp_path_factory: pytest.TempPathFactory, smtp_server) -> Iterator[str]:
+    """Serve the app from a thread on a free loopback port; yield its base URL. Its mail goes
+    to the session's SMTP server on loopback (the `mailbox` fixture reads it)."""
     # A file database: the server thread and the test thread each get their own connection.
     db_file = tmp_path_factory.mktemp("live") / "live.sqlite"
     app = create_app(
@@ -59,6 +60,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             # Every test's phone comes from 127.0.0.1 to one server: the per-client limits
             # (tests/test_limits.py checks them) would count the whole suite as one table.
             **{name: "10000 per minute" for name in limits.SETTINGS},
+            **smtp_server.config,
         }
     )
     with app.app_context():

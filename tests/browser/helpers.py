@@ -45,9 +45,18 @@ def fill_sign_up(page: Page, name: str, email: str, password: str) -> None:
     page.get_by_label("Password", exact=True).fill(password)
     page.get_by_label("Password again").fill(password)
     page.get_by_role("button", name="Create account").click()
-    expect(page.locator(".flash-success").first).to_have_text(
-        f"Welcome, {name}! Your account is ready."
+    expect(page.locator(".flash-success").first).to_contain_text(
+        f"Welcome, {name}! Your account is ready. To join a club, confirm your email address"
     )
+
+
+def confirm_email(page: Page, mailbox, email: str) -> None:
+    """Open the confirmation link mailed to `email` (as the SMTP server received it) on this
+    phone and press its button."""
+    page.goto(mailbox.wait_for(email).link("/verify-email/"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Confirm your email address")
+    page.get_by_role("button", name="Confirm my email address").click()
+    expect(page.locator(".flash-success")).to_have_text(f"Thank you: {email} is confirmed.")
 
 
 # The game page --------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ def pages(t: Tables) -> dict[str, str]:
         "print empty sheet": f"/games/{t.eight}/print?blank=1",
         "account": "/account",
         "change password": "/account/password",
+        "change email": "/account/email",
         "clubs": "/clubs",
         "new club": "/clubs/new",
         "club": club,
@@ -50,6 +51,10 @@ def pages(t: Tables) -> dict[str, str]:
         "members": f"{club}/members",
         "invites": f"{club}/invites",
         "settings": f"{club}/settings",
+        "club history": f"{club}/history",
+        "delete club": f"{club}/delete",
+        "delete season": f"{club}/seasons/{t.season}/delete",
+        "delete night": f"{club}/nights/{t.night}/delete",
         "head to head": f"{club}/head-to-head",
         "seasons": f"{club}/seasons",
         "season": f"{club}/seasons/{t.season}",
@@ -114,7 +119,14 @@ def test_no_serious_violation_when_signed_out(
     try:
         page = context.new_page()
         found = {}
-        for path in ("/", "/sign-in", "/sign-up", "/games/new", f"/s/{tables.share}"):
+        for path in (
+            "/",
+            "/sign-in",
+            "/sign-up",
+            "/forgot-password",
+            "/games/new",
+            f"/s/{tables.share}",
+        ):
             page.goto(tables.base + path)
             problems = serious_violations(page)
             if problems:

@@ -13,7 +13,7 @@ from pathlib import Path
 import flask_migrate
 import pytest
 from flask import Flask
-from helpers import NO_SIDE_SCROLL, fill_sign_up, record, set_up, shot, totals
+from helpers import NO_SIDE_SCROLL, confirm_email, fill_sign_up, record, set_up, shot, totals
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeeper import create_app
@@ -72,7 +72,7 @@ def heading(page: Page):
 
 
 def test_a_club_from_sign_up_to_season_standings(
-    phones: tuple[Page, Page], live_server: str, other_instance: Flask
+    phones: tuple[Page, Page], live_server: str, other_instance: Flask, mailbox
 ) -> None:
     owner, friend = phones
 
@@ -123,6 +123,10 @@ def test_a_club_from_sign_up_to_season_standings(
     assert friend.url == invite_url
     expect(heading(friend)).to_have_text(f"Join {CLUB}")
     expect(friend.locator(".lead")).to_contain_text("You are invited as a scorer")
+    # Joining needs a confirmed address: B opens the mailed link, then the invite again.
+    expect(friend.locator(".alert-warning")).to_contain_text("first confirm your email address")
+    confirm_email(friend, mailbox, SCORER[1])
+    friend.goto(invite_url)
     friend.get_by_role("button", name=f"Join {CLUB}").click()
     expect(friend.locator(".flash-success")).to_have_text(
         f"Welcome to {CLUB}! You joined as scorer."

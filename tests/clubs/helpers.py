@@ -13,7 +13,7 @@ from werkzeug.security import generate_password_hash
 
 from scorekeeper import core
 from scorekeeper.extensions import db
-from scorekeeper.models import Club, Membership, RosterPlayer, User
+from scorekeeper.models import Club, Membership, RosterPlayer, User, utcnow
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import club_games as club_game_service
 from scorekeeper.services import clubs as club_service
@@ -28,6 +28,9 @@ def make_user(app: Flask, name: str, email: str | None = None) -> int:
             name=name,
             email=email or f"{name.lower().replace(' ', '.')}@example.com",
             password_hash=generate_password_hash(PASSWORD, method="pbkdf2:sha256:1000"),
+            # Confirmed: invites and ownership transfers need it (tests/accounts/test_links.py
+            # covers the unconfirmed case).
+            email_verified_at=utcnow(),
         )
         db.session.add(user)
         db.session.commit()

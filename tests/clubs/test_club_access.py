@@ -9,13 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 
 import pytest
 from sqlalchemy import func, select
 
+from scorekeeper import core
 from scorekeeper.extensions import db
-from scorekeeper.models import Club, Game, Invite, Membership, RosterPlayer, Round
+from scorekeeper.models import (
+    Club,
+    ClubNight,
+    Game,
+    Invite,
+    Membership,
+    RosterPlayer,
+    Round,
+    Season,
+)
 from scorekeeper.services import clubs as club_service
+from scorekeeper.services import games as game_service
 
 from .helpers import (
     World,
@@ -50,17 +62,39 @@ class Setup:
     gone: int
     invite: int
     game: int
+    season: int
+    empty_night: int  # no round recorded at its table
+    played_night: int  # a round recorded at its table
 
 
 def build(app) -> Setup:
     world = make_world(app)
     ana, ben, gone = add_roster(app, world.club, "Ana", "Ben", "Gus")
     game = make_club_game(app, world.club, ["Ana", "Cy"])
+    empty_game = make_club_game(app, world.club, ["Ana", "Dot"])
+    played_game = make_club_game(app, world.club, ["Ben", "Cy"])
     with app.app_context():
         db.session.get(RosterPlayer, gone).archived = True
         club = db.session.get(Club, world.club)
         invite = club_service.create_invite(club, club.memberships[0].user, "viewer", 7).id
-    return Setup(world, ana, ben, gone, invite, game)
+        day = date(2025, 6, 3)
+        season = Season(club_id=club.id, name="Summer", starts_on=day, ends_on=day)
+        nights = [ClubNight(club_id=club.id, played_on=day) for _ in range(2)]
+        db.session.add_all([season, *nights])
+        db.session.flush()
+        db.session.get(Game, empty_game).club_night_id = nights[0].id
+        db.session.get(Game, played_game).club_night_id = nights[1].id
+        db.session.commit()
+        hands = {"Ben": core.HandEntry(0), "Cy": core.HandEntry(12)}
+        game_service.record_round(
+            db.session.get(Game, played_game), core.RoundEntry(hands, out="Ben")
+        )
+        ids = season.id, nights[0].id, nights[1].id
+    return Setup(world, ana, ben, gone, invite, game, *ids)
+
+
+def gone(app, model, row_id: int) -> bool:
+    return scalar(app, select(model.id).where(model.id == row_id)) is None
 
 
 def scalar(app, query):
@@ -177,7 +211,9 @@ CASES = [
             f"/clubs/{s.world.club}/games/new",
             {"players-0": "Ana", "players-1": "Ben", "game_type": "mexican_train"},
         ),
-        lambda app, s: scalar(app, select(func.count(Game.id))) == 2,
+        lambda app, s: (
+            scalar(app, select(func.count(Game.id)).where(Game.club_night_id.is_(None))) == 2
+        ),
     ),
     Case(
         "leave",
@@ -199,7 +235,33 @@ CASES = [
                 "out": "0",
             },
         ),
-        lambda app, s: scalar(app, select(func.count(Round.id))) == 1,
+        lambda app, s: (
+            scalar(app, select(func.count(Round.id)).where(Round.game_id == s.game)) == 1
+        ),
+    ),
+    Case(
+        "delete_season (seasons)",
+        "scorer",
+        lambda s: (f"/clubs/{s.world.club}/seasons/{s.season}/delete", {}),
+        lambda app, s: gone(app, Season, s.season),
+    ),
+    Case(
+        "delete_night, no round (nights)",
+        "scorer",
+        lambda s: (f"/clubs/{s.world.club}/nights/{s.empty_night}/delete", {}),
+        lambda app, s: gone(app, ClubNight, s.empty_night),
+    ),
+    Case(
+        "delete_night, rounds recorded (nights)",
+        "owner",
+        lambda s: (f"/clubs/{s.world.club}/nights/{s.played_night}/delete", {}),
+        lambda app, s: gone(app, ClubNight, s.played_night),
+    ),
+    Case(
+        "delete_club",
+        "owner",
+        lambda s: (f"/clubs/{s.world.club}/delete", {"name": "Thursday Trains"}),
+        lambda app, s: gone(app, Club, s.world.club),
     ),
 ]
 
@@ -288,6 +350,15 @@ PAGES = [
     ("edit_player", "scorer", lambda s: f"/clubs/{s.world.club}/roster/{s.ana}"),
     ("new_game", "scorer", lambda s: f"/clubs/{s.world.club}/games/new"),
     ("game page (games.detail)", "viewer", lambda s: f"/games/{s.game}"),
+    ("history", "viewer", lambda s: f"/clubs/{s.world.club}/history"),
+    ("delete_club", "owner", lambda s: f"/clubs/{s.world.club}/delete"),
+    ("delete_season", "scorer", lambda s: f"/clubs/{s.world.club}/seasons/{s.season}/delete"),
+    ("delete_night", "scorer", lambda s: f"/clubs/{s.world.club}/nights/{s.empty_night}/delete"),
+    (
+        "delete_night, rounds recorded",
+        "owner",
+        lambda s: f"/clubs/{s.world.club}/nights/{s.played_night}/delete",
+    ),
 ]
 
 

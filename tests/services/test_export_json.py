@@ -168,7 +168,8 @@ COLUMNS = {
     | {"locale"},  # the public pages' language: not exported yet (issue 12's report)
     User: {"id", "email", "name"}
     | {"password_hash", "session_version", "created_at"}  # credentials / this instance's
-    | {"locale"},  # a person's own reading language, not the club's data
+    | {"locale"}  # a person's own reading language, not the club's data
+    | {"email_verified_at"},  # proven to this instance: an import proves it again
     Membership: {"id", "club_id", "user_id", "role", "joined_at"},
     Invite: {"id", "club_id", "token", "role", "created_by", "created_at", "expires_at"}
     | {"revoked_at"},
@@ -200,9 +201,11 @@ def test_every_column_of_club_data_is_accounted_for(model):
 
 def test_every_table_that_points_at_a_club_or_game_is_accounted_for():
     """Tables left out on purpose: devices' game lists, accounts' tokens, sign-in attempts and
-    sessions (this server's secrets), and the keys of round writes (only this server's answer
-    to a repeat)."""
+    sessions (this server's secrets), the keys of round writes (only this server's answer
+    to a repeat), and for now the club's history of deletions."""
     left_out = {"device_games", "api_tokens", "sign_in_attempts", "user_sessions", "round_writes"}
+    # Not yet exported (docs/export.md): who deleted which season or night in the club.
+    left_out.add("club_events")
     covered = {model.__tablename__ for model in COLUMNS}
     assert set(db.metadata.tables) - covered - left_out == set()
 

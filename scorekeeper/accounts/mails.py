@@ -1,0 +1,39 @@
+"""The mails the account pages send: a password-reset link and an email-confirmation link.
+
+Each address gets at most LIMIT_MAILS_PER_ADDRESS of each kind, whoever asks, so nobody can
+fill someone's inbox from many clients; past that, the page answers as usual and sends nothing.
+"""
+
+from __future__ import annotations
+
+from flask import url_for
+from flask_babel import gettext as _
+
+from scorekeeper import limits, mail
+from scorekeeper.models import User
+from scorekeeper.services import account_links
+
+
+def _send(kind: str, user: User, subject: str, endpoint: str, token: str, **context) -> bool:
+    """Mail `user` the templates/mail/<endpoint>.txt with the link to `endpoint`/`token`, if
+    the address may get one more mail of this kind now; False if none went out."""
+    if not limits.mail_allowed(kind, user.email):
+        return False
+    link = url_for(f"accounts.{endpoint}", token=token, _external=True)
+    return mail.send(user.email, subject, endpoint, user=user, link=link, **context)
+
+
+def send_verification(user: User) -> bool:
+    """Mail the account a link that confirms its current address; False if none went out."""
+    subject = _("Confirm your email address for Scorekeeper")
+    token = account_links.verify_token(user)
+    days = account_links.VERIFY_LIFETIME.days
+    return _send("verify", user, subject, "verify_email", token, days=days)
+
+
+def send_reset(user: User) -> bool:
+    """Mail the account a link to choose a new password; False if none went out."""
+    subject = _("Reset your Scorekeeper password")
+    token = account_links.reset_token(user)
+    minutes = int(account_links.RESET_LIFETIME.total_seconds() // 60)
+    return _send("reset", user, subject, "reset_password", token, minutes=minutes)

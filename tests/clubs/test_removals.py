@@ -1,0 +1,174 @@
+"""Deleting a season, a club night or a whole club (services.removals and their pages): the
+second step, what goes, what stays (other clubs, quick games, accounts), and the club's history
+saying who did it."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from sqlalchemy import func, select
+
+from scorekeeper import core
+from scorekeeper.extensions import db
+from scorekeeper.models import (
+    Change,
+    Club,
+    ClubEvent,
+    ClubNight,
+    Game,
+    Hand,
+    Membership,
+    Player,
+    RosterPlayer,
+    Round,
+    Season,
+    User,
+)
+from scorekeeper.services import games as game_service
+
+from .helpers import add_roster, make_club, make_club_game, make_user, messages_on, sign_in
+
+DAY = date(2025, 6, 3)
+
+
+def page(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def count(app, model, *where) -> int:
+    with app.app_context():
+        return db.session.execute(
+            select(func.count()).select_from(model).where(*where)
+        ).scalar_one()
+
+
+def play_round(app, game_id: int) -> None:
+    with app.app_context():
+        game = game_service.load_game(game_id)
+        names = [player.name for player in game.players]
+        hands = {name: core.HandEntry(0 if i == 0 else 7) for i, name in enumerate(names)}
+        assert game_service.record_round(game, core.RoundEntry(hands, out=names[0])).saved
+
+
+@pytest.fixture
+def world(app):
+    """Olive's club with a season, a night of two tables (one round recorded at table 1) and a
+    game outside the night; Otto's club with a game; a quick game."""
+    olive, otto = make_user(app, "Olive Owner"), make_user(app, "Otto Other")
+    club, other = make_club(app, olive), make_club(app, otto, "Other Club")
+    add_roster(app, club, "Ana", "Ben")
+    tables = [make_club_game(app, club, ["Ana", "Cy"]), make_club_game(app, club, ["Ben", "Di"])]
+    loose = make_club_game(app, club, ["Ana", "Ben"])
+    elsewhere = make_club_game(app, other, ["Xi", "Yu"])
+    with app.app_context():
+        quick = game_service.create_game(["Ana", "Ben"], core.GameRules(), device="d" * 22).id
+        season = Season(club_id=club, name="Summer", starts_on=DAY, ends_on=DAY)
+        night = ClubNight(club_id=club, played_on=DAY, name="Tuesday league")
+        db.session.add_all([season, night])
+        db.session.flush()
+        night.season_id = season.id
+        for game_id in tables:
+            db.session.get(Game, game_id).club_night_id = night.id
+        db.session.get(Game, loose).season_id = season.id
+        db.session.commit()
+        ids = dict(season=season.id, night=night.id)
+    for game_id in (tables[0], elsewhere, quick):
+        play_round(app, game_id)
+    return dict(olive=olive, otto=otto, club=club, other=other, tables=tables, loose=loose,
+                elsewhere=elsewhere, quick=quick, **ids)  # fmt: skip
+
+
+def owner_client(app, world):
+    client = app.test_client()
+    sign_in(client, app, world["olive"])
+    return client
+
+
+def test_a_night_with_rounds_says_what_goes_with_it_then_goes(app, world):
+    client = owner_client(app, world)
+    url = f"/clubs/{world['club']}/nights/{world['night']}/delete"
+    second_step = page(client.get(url))
+    assert "2 games go with it," in second_step
+    assert "with 1 recorded round: its scores are lost for good" in second_step
+    assert count(app, ClubNight) == 1  # opening the page deleted nothing
+
+    done = client.post(url, follow_redirects=True)
+    assert "“Tuesday league · Jun 3, 2025” deleted, with its games." in messages_on(page(done))
+    assert count(app, ClubNight) == 0
+    assert count(app, Game, Game.id.in_(world["tables"])) == 0
+    for model in (Round, Player, Change):
+        assert count(app, model, model.game_id.in_(world["tables"])) == 0, model
+    assert count(app, Hand, Hand.round_id.not_in(select(Round.id))) == 0  # no orphan hands
+    # The rest is untouched: the club's other game, another club's, a quick game, the season.
+    assert count(app, Game) == 3 and count(app, Round) == 2
+    assert count(app, Season) == 1
+
+    history = page(client.get(f"/clubs/{world['club']}/history"))
+    assert (
+        "Olive Owner deleted the club night “Tuesday league · Jun 3, 2025” and its games."
+        in history.replace("\n", " ")
+    )
+
+
+def test_a_scorer_may_delete_a_night_only_while_no_round_is_recorded(app, world):
+    sam = make_user(app, "Sam Scorer")
+    with app.app_context():
+        db.session.add(Membership(club_id=world["club"], user_id=sam, role="scorer"))
+        db.session.commit()
+    client = app.test_client()
+    sign_in(client, app, sam)
+    url = f"/clubs/{world['club']}/nights/{world['night']}/delete"
+    assert client.get(url).status_code == 403
+    assert client.post(url).status_code == 403
+    assert count(app, ClubNight) == 1
+
+
+def test_deleting_a_season_keeps_its_games_and_nights(app, world):
+    client = owner_client(app, world)
+    url = f"/clubs/{world['club']}/seasons/{world['season']}/delete"
+    assert "Its games and club nights stay with the club" in page(client.get(url))
+    done = client.post(url, follow_redirects=True)
+    assert "Season “Summer” deleted; its games are kept." in messages_on(page(done))
+    assert count(app, Season) == 0
+    assert count(app, Game) == 5 and count(app, ClubNight) == 1
+    assert count(app, Game, Game.season_id.is_not(None)) == 0
+    with app.app_context():
+        event = db.session.execute(select(ClubEvent)).scalar_one()
+        assert (event.action, event.detail, event.user_id) == (
+            "season_deleted",
+            "Summer",
+            world["olive"],
+        )
+
+
+def test_the_club_delete_page_offers_the_export_and_wants_the_name(app, world):
+    client = owner_client(app, world)
+    url = f"/clubs/{world['club']}/delete"
+    second_step = page(client.get(url))
+    assert f'href="/clubs/{world["club"]}/export.json"' in second_step
+    assert f'href="/clubs/{world["club"]}/export.csv"' in second_step
+    assert "Type “Thursday Trains” to confirm." in second_step
+
+    wrong = client.post(url, data={"name": "Thursday trains"})
+    assert wrong.status_code == 422
+    assert "Type the club's name exactly as it is shown to delete it." in messages_on(page(wrong))
+    assert 'value="Thursday trains"' in page(wrong)
+    assert count(app, Club) == 2
+
+
+def test_deleting_a_club_takes_everything_it_holds_and_nothing_else(app, world):
+    client = owner_client(app, world)
+    client.get(f"/clubs/{world['club']}/history")
+    client.post(f"/clubs/{world['club']}/seasons/{world['season']}/delete")  # a history line
+    done = client.post(f"/clubs/{world['club']}/delete", data={"name": " Thursday Trains "})
+    assert done.status_code == 302 and done.headers["Location"] == "/clubs"
+    assert count(app, Club) == 1
+    for model in (ClubNight, Season, RosterPlayer, Membership, ClubEvent):
+        assert count(app, model, model.club_id == world["club"]) == 0, model
+    assert count(app, Game) == 2  # Otto's club game and the quick game
+    assert count(app, Round) == 2 and count(app, Player) == 4
+    assert count(app, User) == 2  # accounts stay
+    assert count(app, Membership) == 1
+    assert client.get(f"/clubs/{world['club']}").status_code == 404
+    assert "Thursday Trains" not in page(client.get("/clubs"))
