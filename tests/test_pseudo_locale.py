@@ -18,7 +18,7 @@ from scorekeeper.services import games as game_service
 # Typed by the players (the seeded world's names) or the same in every language.
 ALLOWED = {
     *("Olive", "Sam", "Ana", "Ben", "Cy", "Di", "Eve", "Finn", "Thursday", "Trains"),
-    *("Autumn", "laptop", "Gil", "Hal"),
+    *("Autumn", "laptop", "Gil", "Hal", "Nina"),
     # Each language's own name in the switcher is marked with its `lang`; English is the one
     # name the pseudo-language's page cannot tell from an escaped word.
     "English",
