@@ -50,6 +50,7 @@ def register_extensions(app: Flask) -> None:
         models,
         security,
         sqlite,
+        styles,
     )
     from scorekeeper.extensions import babel, csrf, db, login_manager, migrate, select_locale
     from scorekeeper.i18n import install_template_gettext
@@ -59,6 +60,7 @@ def register_extensions(app: Flask) -> None:
     db.init_app(app)
     sqlite.init_app(app)
     security.init_app(app)
+    styles.init_app(app)
     compression.init_app(app)
     logs.init_app(app)
     # An absolute directory lets `flask db ...` run from any working directory.
