@@ -192,7 +192,8 @@ def test_a_round_by_tiles_takes_two_taps_a_tile(browser: Browser, live_server: s
     finally:
         context.close()
     print(
-        f"\nby tiles: round 1 {first.taps} taps, {first.scrolled} px (form {first.form_height} px); "
+        f"\nby tiles: round 1 {first.taps} taps, {first.scrolled} px "
+        f"(form {first.form_height} px); "
         f"round 2 {second.taps} taps, {second.scrolled} px; "
         f"next game's round 1 {next_game.taps} taps, {next_game.scrolled} px"
     )
