@@ -52,6 +52,7 @@ def register_extensions(app: Flask) -> None:
         models,
         security,
         sqlite,
+        styles,
     )
     from scorekeeper.extensions import csrf, db, login_manager, migrate
     from scorekeeper.i18n import LANGUAGE_NAMES, select_locale
@@ -61,6 +62,7 @@ def register_extensions(app: Flask) -> None:
     db.init_app(app)
     sqlite.init_app(app)
     security.init_app(app)
+    styles.init_app(app)
     compression.init_app(app)
     logs.init_app(app)
     # An absolute directory lets `flask db ...` run from any working directory.

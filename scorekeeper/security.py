@@ -11,8 +11,11 @@ from __future__ import annotations
 from flask import Flask, Response, current_app
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-# No inline script or style anywhere (templates load static/js and static/css files only), so
-# the policy needs no 'unsafe-inline'. QR codes and charts are <img> of our own SVG routes.
+from scorekeeper.styles import page_style_sources
+
+# No inline script anywhere (templates load static/js files only) and no inline style but the
+# page's own stylesheets, each allowed by its hash (styles.py), so the policy needs no
+# 'unsafe-inline'. QR codes and charts are <img> of our own SVG routes.
 CONTENT_SECURITY_POLICY = "; ".join(
     (
         "default-src 'self'",
@@ -38,10 +41,22 @@ HEADERS = {
 HSTS = "max-age=31536000; includeSubDomains"
 
 
+def content_security_policy(style_sources: list[str]) -> str:
+    """The policy, allowing also the inline <style> elements with these hashes."""
+    if not style_sources:
+        return CONTENT_SECURITY_POLICY
+    return CONTENT_SECURITY_POLICY.replace(
+        "style-src 'self'", " ".join(["style-src 'self'", *style_sources])
+    )
+
+
 def add_security_headers(response: Response) -> Response:
     """Set the security headers a response does not set itself (charts keep their own CSP)."""
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
+    sources = page_style_sources()
+    if sources and response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY:
+        response.headers["Content-Security-Policy"] = content_security_policy(sources)
     # Only over HTTPS: HSTS on a plain-HTTP deployment would lock browsers out of it.
     if current_app.config.get("SECURE_COOKIES"):
         response.headers.setdefault("Strict-Transport-Security", HSTS)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from pathlib import Path
 
@@ -30,8 +32,25 @@ def game(client) -> dict:
     return created
 
 
-def assert_hardened(response, policy: str = CONTENT_SECURITY_POLICY, name: str = "") -> None:
+STYLE = re.compile(r"<style>(.*?)</style>", re.S)
+
+
+def page_policy(response) -> str:
+    """The policy a page must carry: the fixed one, plus each of its <style> elements by hash."""
+    if response.mimetype != "text/html":
+        return CONTENT_SECURITY_POLICY
+    hashes = [
+        "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+        for text in STYLE.findall(response.get_data(as_text=True))
+    ]
+    return CONTENT_SECURITY_POLICY.replace(
+        "style-src 'self'", " ".join(["style-src 'self'", *hashes])
+    )
+
+
+def assert_hardened(response, policy: str | None = None, name: str = "") -> None:
     headers = response.headers
+    policy = policy or page_policy(response)
     assert headers.get("Content-Security-Policy") == policy, name
     assert headers.get("X-Frame-Options") == "DENY", name
     assert headers.get("X-Content-Type-Options") == "nosniff", name
@@ -74,6 +93,21 @@ def test_svg_images_keep_their_stricter_policy(client, game, path):
     assert_hardened(response, policy=SVG_POLICY)
 
 
+def test_a_page_s_own_styles_are_allowed_by_their_hash_and_nothing_else(client, game):
+    page = client.get(f"/s/{game['view_token']}")
+    styles = STYLE.findall(page.get_data(as_text=True))
+    assert len(styles) == 1 and ".site-header" in styles[0]  # the CSS is in the page
+    policy = page.headers["Content-Security-Policy"]
+    style_src = next(part for part in policy.split("; ") if part.startswith("style-src"))
+    digest = base64.b64encode(hashlib.sha256(styles[0].encode()).digest()).decode()
+    assert style_src == f"style-src 'self' 'sha256-{digest}'"
+    assert "unsafe-inline" not in policy
+    # Answers without inline styles keep the fixed policy.
+    assert client.get("/manifest.webmanifest").headers["Content-Security-Policy"] == (
+        CONTENT_SECURITY_POLICY
+    )
+
+
 def test_the_policy_allows_no_inline_code_or_framing():
     assert "unsafe-inline" not in CONTENT_SECURITY_POLICY
     assert "unsafe-eval" not in CONTENT_SECURITY_POLICY
@@ -82,7 +116,8 @@ def test_the_policy_allows_no_inline_code_or_framing():
 
 
 def test_templates_hold_no_inline_script_or_style():
-    """The policy forbids inline code: a template that adds some would break in browsers."""
+    """The policy forbids inline code: a template that adds some would break in browsers (the
+    pages' own stylesheets come from scorekeeper/styles.py, allowed by their hashes)."""
     inline = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>|<style\b|\sstyle=|\son[a-z]+=", re.I)
     found = [
         f"{path.relative_to(TEMPLATES)}: {match.group(0)}"

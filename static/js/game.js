@@ -1,3 +1,257 @@
+// The game page's script, in one file (one request on a slow network): first the drafts and
+// the outbox, then the live updates and the Share button.
+//
+// The round form keeps what was typed, on this phone, until that round is saved: every input
+// is stored in localStorage (per game page and round number) and put back after a reload, Back
+// or a closed tab. A round sent while the network is gone waits in an outbox and goes out when
+// it is back, with the form's idempotency key, so the server saves it exactly once.
+// Without JavaScript (or storage) the form posts as it always did.
+(function () {
+  "use strict";
+  var PREFIX = "sk:draft:";
+  var OUTBOX = "sk:outbox";
+  var RETRY_MS = 10000;
+  var SENT = "sk:sent"; // sessionStorage: the round the outbox sent just before a reload
+  // Fields the server fills for each page view: never taken from a draft.
+  var SERVER_FIELDS = { csrf_token: true, number: true, round_version: true, submit: true };
+  var form = document.getElementById("round-form");
+  var statusLine = document.getElementById("offline-status");
+  // The game page's address (an answer to a rejected save is shown at .../rounds).
+  var game = form
+    ? new URL(form.action, window.location.href).pathname.replace(/\/rounds$/, "")
+    : window.location.pathname.replace(/\/+$/, "");
+  var storage = null;
+  try {
+    storage = window.localStorage;
+    storage.setItem(PREFIX + "probe", "1");
+    storage.removeItem(PREFIX + "probe");
+  } catch (error) {
+    return; // private mode or storage refused: the plain form still works
+  }
+
+  function read(key, fallback) {
+    try { return JSON.parse(storage.getItem(key)) || fallback; } catch (error) { return fallback; }
+  }
+  function write(key, value) {
+    try { storage.setItem(key, JSON.stringify(value)); } catch (error) { /* storage full */ }
+  }
+
+  function say(kind, round) {
+    if (!statusLine) { return; }
+    statusLine.textContent = (statusLine.dataset[kind] || "").replace("__N__", round);
+    statusLine.hidden = false;
+  }
+
+  function roundNumber() {
+    return form && form.elements.number ? form.elements.number.value : "";
+  }
+  function draftKey(round) { return PREFIX + game + ":" + round; }
+
+  function pairs() {
+    var list = [];
+    new FormData(form).forEach(function (value, name) { list.push([name, String(value)]); });
+    return list;
+  }
+
+  // What was typed (not what the server put there): text in a box, a tick, who went out.
+  function hasInput() {
+    if (!form) { return false; }
+    return Array.prototype.some.call(form.elements, function (field) {
+      if (field.type === "checkbox") { return field.checked; }
+      if (field.type === "radio") { return field.name === "out" && field.checked; }
+      if (field.type === "text" || field.type === "number" || field.type === "tel") {
+        return field.value.trim() !== "";
+      }
+      return false;
+    });
+  }
+  window.skRoundHasInput = hasInput;
+
+  function restore(saved) {
+    var values = {};
+    saved.forEach(function (pair) {
+      (values[pair[0]] = values[pair[0]] || []).push(pair[1]);
+    });
+    Array.prototype.forEach.call(form.elements, function (field) {
+      var name = field.name;
+      if (!name || SERVER_FIELDS[name] || !(name in values)) {
+        if (name && !SERVER_FIELDS[name] && (field.type === "checkbox")) { field.checked = false; }
+        return;
+      }
+      if (field.type === "checkbox" || field.type === "radio") {
+        field.checked = values[name].indexOf(field.value) !== -1;
+      } else if (field.type !== "submit" && field.type !== "button") {
+        field.value = values[name][0];
+      }
+    });
+  }
+
+  // Drafts of rounds this page no longer offers (saved, or the game is over) are done with.
+  function forgetOldDrafts(current) {
+    for (var i = storage.length - 1; i >= 0; i -= 1) {
+      var key = storage.key(i);
+      if (key && key.indexOf(PREFIX + game + ":") === 0) {
+        var round = parseInt(key.slice((PREFIX + game + ":").length), 10);
+        if (!current || round < current) { storage.removeItem(key); }
+      }
+    }
+  }
+
+  // The outbox ------------------------------------------------------------------------------
+
+  var flushing = false;
+
+  function post(action, list) {
+    var body = new URLSearchParams();
+    list.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    // "manual": a saved round answers with a redirect; following it here would use up the
+    // page's "Round N saved" message before the phone shows the page.
+    return fetch(action, {
+      method: "POST", body: body, credentials: "same-origin", redirect: "manual"
+    });
+  }
+
+  function saved(response) {
+    return response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400);
+  }
+
+  // A form token made now (a queued round may wait longer than its token lives).
+  function freshToken(page) {
+    return fetch(page, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        var match = /name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"/.exec(html);
+        return match ? (match[1] || match[2]) : null;
+      });
+  }
+
+  function withToken(list, token) {
+    return list.map(function (pair) {
+      return pair[0] === "csrf_token" && token ? [pair[0], token] : pair;
+    });
+  }
+
+  function refused(item) {
+    // The server would not take it as it is (another phone saved that round, or a mistake):
+    // the scorer decides, with the server's answer next to the fields.
+    if (form && item.game === game) {
+      restore(item.fields);
+      form.elements.number.value = item.round;
+      if (form.elements.idempotency_key) { form.elements.idempotency_key.value = item.key; }
+      say("refused", item.round);
+      HTMLFormElement.prototype.submit.call(form);
+    } else {
+      write(PREFIX + item.game + ":" + item.round, item.fields);
+    }
+  }
+
+  function flush() {
+    var box = read(OUTBOX, []);
+    if (flushing || !box.length || navigator.onLine === false) { return; }
+    flushing = true;
+    var item = box[0];
+    freshToken(item.game)
+      .then(function (token) { return post(item.action, withToken(item.fields, token)); })
+      .then(function (response) {
+        write(OUTBOX, read(OUTBOX, []).filter(function (other) { return other.key !== item.key; }));
+        flushing = false;
+        if (saved(response)) {
+          document.documentElement.dataset.sentRound = item.round;
+          say("sent", item.round);
+          if (read(OUTBOX, []).length) {
+            flush();
+          } else if (!hasInput()) {
+            // The page reloads with the round on the sheet: "Sent" must outlive the reload.
+            try {
+              window.sessionStorage.setItem(SENT, JSON.stringify({ game: item.game, round: item.round }));
+            } catch (error) { /* no session storage: the sheet shows the round anyway */ }
+            window.location.reload();
+          }
+        } else {
+          refused(item);
+        }
+      })
+      .catch(function () { flushing = false; /* still offline: the next try will do */ });
+  }
+
+  function queue(list) {
+    var round = roundNumber();
+    var key = form.elements.idempotency_key ? form.elements.idempotency_key.value : "";
+    var box = read(OUTBOX, []);
+    box.push({ game: game, action: form.action, round: round, key: key, fields: list, at: Date.now() });
+    write(OUTBOX, box);
+    storage.removeItem(draftKey(round));
+    say("queued", round);
+    // The form moves on to the next round, as the page will once the round is sent.
+    form.reset();
+    form.elements.number.value = String(parseInt(round, 10) + 1);
+    if (form.elements.idempotency_key) {
+      form.elements.idempotency_key.value = "q" + Date.now().toString(36) +
+        Math.random().toString(36).slice(2, 12);
+    }
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+    statusLine.scrollIntoView({ block: "center" });
+  }
+
+  // Wiring ----------------------------------------------------------------------------------
+
+  if (form) {
+    var current = parseInt(roundNumber(), 10);
+    forgetOldDrafts(current);
+    var alreadyAnswered = form.querySelector("[role=alert]"); // the server kept what was typed
+    var draft = read(draftKey(roundNumber()), null);
+    if (draft && !alreadyAnswered) { restore(draft); }
+    var remember = function () { write(draftKey(roundNumber()), pairs()); };
+    form.addEventListener("input", remember);
+    form.addEventListener("change", remember);
+    if (draft && !alreadyAnswered) {
+      // After the page's other scripts have set up: let them see the restored values.
+      document.addEventListener("DOMContentLoaded", function () {
+        var out = form.querySelector('input[name="out"]:checked');
+        if (out) { out.dispatchEvent(new Event("change", { bubbles: true })); }
+      });
+    }
+    form.addEventListener("submit", function (event) {
+      if (!window.fetch || !window.URLSearchParams) { return; }
+      event.preventDefault();
+      var list = pairs();
+      if (event.submitter && event.submitter.name) {
+        list.push([event.submitter.name, event.submitter.value]);
+      }
+      if (navigator.onLine === false) { queue(list); return; }
+      post(form.action, list).then(function (response) {
+        if (saved(response)) {
+          storage.removeItem(draftKey(roundNumber()));
+          // Open the page afresh at the form's anchor (#record: the message and the next
+          // round's first field); a hash-only change would not load the new page.
+          // The browser would put the old scroll position back after the reload: not this time.
+          if ("scrollRestoration" in window.history) { window.history.scrollRestoration = "manual"; }
+          window.history.replaceState(null, "", game + new URL(form.action, window.location.href).hash);
+          window.location.reload();
+        } else {
+          // Not saved (a mistake, a warning, another phone first): the server's page says why.
+          HTMLFormElement.prototype.submit.call(form);
+        }
+      }).catch(function () { queue(list); });
+    });
+  } else if (document.getElementById("game-current")) {
+    forgetOldDrafts(0); // the game is over, or this phone only watches
+  }
+
+  if (read(OUTBOX, []).length) { say("queued", read(OUTBOX, [])[0].round); }
+  try {
+    var sent = JSON.parse(window.sessionStorage.getItem(SENT));
+    window.sessionStorage.removeItem(SENT);
+    if (sent && sent.game === game) {
+      document.documentElement.dataset.sentRound = sent.round;
+      say("sent", sent.round);
+    }
+  } catch (error) { /* no session storage: the sheet shows the round anyway */ }
+  window.addEventListener("online", flush);
+  window.setInterval(flush, RETRY_MS);
+  flush();
+})();
+
 // The game page: keeps itself current while another phone records rounds, and the Share
 // button. Polls the page's live part with If-None-Match (304 while nothing changed, paused
 // while the tab is hidden); a round typed here is never replaced: the page says another phone

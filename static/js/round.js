@@ -185,12 +185,37 @@
     hands.forEach(function (other) { draw(other, holder, other === hand ? focusIndex : null); });
   }
 
+  // A hand nothing was entered for yet (no pips, no tile, not out).
+  function empty(hand) {
+    var out = hand.querySelector('input[name="out"]');
+    return !hand.querySelector("input.pips").value && !ticked(hand).length && !(out && out.checked);
+  }
+
+  // How this phone counted hands in its last round (localStorage): a game's first round opens
+  // the pickers by themselves when the phone's table counts tiles (later rounds follow the
+  // game's own last round, data-open-tiles).
+  var COUNT = "sk:count-by";
+  function remembered() {
+    try { return window.localStorage.getItem(COUNT); } catch (error) { return null; }
+  }
+  form.addEventListener("submit", function () {
+    try {
+      window.localStorage.setItem(COUNT, hands.some(inTiles) ? "tiles" : "pips");
+    } catch (error) { /* storage refused: the pickers wait for a tap */ }
+  });
+  var firstRound = form.elements.number && form.elements.number.value === "1";
+  var countTiles = words.openTiles === "1" || (firstRound && remembered() === "tiles");
+
   hands.forEach(function (hand) {
     var pips = hand.querySelector("input.pips");
     var tilesButton = toggle(hand);
     tilesButton.hidden = false;
     tilesButton.addEventListener("click", function () {
-      setMode(hand, picker(hand).hidden);
+      var opening = picker(hand).hidden;
+      setMode(hand, opening);
+      // The table counts tiles: every other hand still empty opens its picker too, so each
+      // hand's first tap is already a tile's.
+      if (opening) { hands.forEach(function (other) { if (empty(other)) { setMode(other, true); } }); }
       changed(hand, null);
     });
     pips.addEventListener("input", function () {
@@ -201,7 +226,7 @@
     });
     var out = hand.querySelector('input[name="out"]');
     // A table that counted tiles last round counts them again: the pickers open by themselves.
-    var again = words.openTiles === "1" && !pips.value;
+    var again = countTiles && !pips.value;
     setMode(hand, (inTiles(hand) || again) && !(out && out.checked));
   });
 
@@ -235,7 +260,7 @@
     if (summary) {
       summary.focus();
     } else if (window.location.hash === "#record") {
-      // After a save through draft.js the page was reloaded without restoring the old scroll
+      // After a save through game.js (its outbox) the page was reloaded without restoring the old scroll
       // position: open it at the form, as the browser does after a plain POST.
       if (!opened) {
         opened = true;

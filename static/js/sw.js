@@ -1,16 +1,15 @@
 // The service worker (served at /sw.js so that its scope is the whole app). Network first for
 // everything it keeps, so a phone online always sees the latest; when the network is gone it
 // answers from its cache: the app shell (CSS, JS, icons) and the last game pages seen.
-// Round writes (POST) are never touched here: static/js/draft.js keeps a round sent offline.
+// Round writes (POST) are never touched here: static/js/game.js keeps a round sent offline.
 "use strict";
 
-var SHELL_CACHE = "sk-shell-v1";
+var SHELL_CACHE = "sk-shell-v2";
 var PAGE_CACHE = "sk-pages-v1";
 var MAX_PAGES = 12;
 var SHELL = [
   "/static/css/app.css",
   "/static/js/app.js",
-  "/static/js/draft.js",
   "/static/js/game.js",
   "/static/js/round.js",
   "/static/img/favicon.svg",

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from clubs.helpers import PASSWORD, add_roster, make_club, make_user
-from helpers import sign_in
-from playwright.sync_api import Browser, Page
+from helpers import record, set_up, sign_in
+from playwright.sync_api import Browser, Page, expect
 from tables import OWNER_EMAIL, Tables, serve
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -108,6 +108,61 @@ def test_no_serious_violation_on_any_page(member: Page, tables: Tables) -> None:
         problems = serious_violations(member, ["color-contrast"] if dark else None)
         if problems:
             found[name] = problems
+    assert not found, json.dumps(found, indent=1)
+
+
+def test_no_serious_violation_on_the_pages_a_button_leads_to(
+    member: Page, browser: Browser, browser_context_args: dict, tables: Tables
+) -> None:
+    """The pages no link opens: the conflict choice, the second step of End and Undo, the edit
+    link's question, and the error pages."""
+    dark = member.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    found = {}
+
+    def check(name: str, heading: str) -> None:
+        expect(member.get_by_role("heading", level=1)).to_have_text(heading)
+        problems = serious_violations(member, ["color-contrast"] if dark else None)
+        if problems:
+            found[name] = problems
+
+    response = member.goto(tables.base + "/no-such-page")
+    assert response is not None and response.status == 404
+    check("404", "Page not found")
+    member.goto(tables.base + "/games/new")
+    set_up(member, ["Ana", "Ben", "Cy", "Di"])
+    member.get_by_role("button", name="Start the game").click()
+    game = member.url.split("#")[0]
+    record(member, "Ana", {"Ben": 15, "Cy": 7, "Di": 22})
+    expect(member.locator(".flash-success")).to_have_text("Round 1 saved.")
+    member.get_by_role("button", name="End the game now").click()
+    check("end: second step", "End the game now?")
+    member.goto(game)
+    member.get_by_role("button", name="Undo round 1").click()
+    check("undo: second step", "Undo round 1?")
+    # Another phone saves round 2 while this one types it: the conflict choice.
+    member.goto(game)
+    other = member.context.new_page()
+    try:
+        other.goto(game)
+        record(other, "Ben", {"Ana": 5, "Cy": 8, "Di": 9})
+        expect(other.locator(".flash-success")).to_have_text("Round 2 saved.")
+    finally:
+        other.close()
+    record(member, "Ben", {"Ana": 6, "Cy": 8, "Di": 9})
+    check("conflict", "Round 2 was saved from another phone")
+    # The edit link, opened on a phone that cannot score yet.
+    member.goto(game)
+    edit_link = member.locator("#edit-link").get_attribute("href")
+    context = browser.new_context(**browser_context_args, bypass_csp=True)
+    try:
+        stranger = context.new_page()
+        stranger.goto(edit_link)
+        expect(stranger.get_by_role("button", name="Score this game on this phone")).to_be_visible()
+        problems = serious_violations(stranger, ["color-contrast"] if dark else None)
+        if problems:
+            found["edit link"] = problems
+    finally:
+        context.close()
     assert not found, json.dumps(found, indent=1)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.helpers import pips, record, save, set_up, went_out
 
@@ -70,12 +70,46 @@ def test_a_round_sent_offline_is_saved_once_when_the_network_is_back(
     expect(phone.get_by_role("heading", name=re.compile("Record round 2"))).to_be_visible(
         timeout=15_000
     )
+    # The page reloaded with the round on its sheet, and says it was sent.
+    expect(phone.locator("#offline-status")).to_have_text("Sent: round 1 is saved.")
+    expect(phone.locator("#offline-status")).to_be_visible()
+    expect(phone.locator("#sheet tbody tr")).to_have_count(1)
     # Sent once: one round on the sheet, and a repeat of the same write saves nothing.
     other = context.new_page()
     other.goto(game_url)
     expect(other.locator("#sheet tbody tr")).to_have_count(1)
     expect(other.locator("#sheet tr.totals td").first).to_have_text("12")
     other.close()
+
+
+def test_the_last_game_page_seen_opens_without_a_network(
+    browser: Browser, browser_context_args: dict, live_server: str
+):
+    # A phone of its own: its service worker and caches start empty.
+    context = browser.new_context(**{**browser_context_args, "viewport": PHONE})
+    try:
+        phone = context.new_page()
+        game_url = start(phone, live_server)
+        record(phone, "Ana", {"Ben": 15, "Cy": 7, "Di": 22})
+        expect(phone.get_by_text("Round 1 saved.")).to_be_visible()
+        # The service worker installs on the first visit and looks after the next ones.
+        phone.wait_for_function("navigator.serviceWorker.controller !== null")
+        phone.goto(game_url)  # this answer is the one the worker keeps
+        context.set_offline(True)
+        try:
+            phone.reload()
+            expect(phone.get_by_role("heading", name=re.compile("Record round 2"))).to_be_visible()
+            expect(phone.locator("#sheet tr.totals td")).to_have_text(["0", "15", "7", "22"])
+            # Its stylesheet is in the page, its scripts come from the worker's cache: the
+            # round form still works offline (a round typed now waits in the outbox).
+            record(phone, "Ben", {"Ana": 5, "Cy": 8, "Di": 9})
+            expect(phone.locator("#offline-status")).to_have_text(
+                "Round 2 is saved on this phone and will be sent when the network is back."
+            )
+        finally:
+            context.set_offline(False)
+    finally:
+        context.close()
 
 
 def test_the_game_page_follows_another_phone_and_keeps_a_round_being_typed(

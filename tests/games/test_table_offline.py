@@ -279,18 +279,5 @@ def test_text_answers_are_gzipped_when_the_browser_takes_gzip(client):
     assert client.get("/healthz", headers={"Accept-Encoding": "gzip"}).data == b"ok"
 
 
-def test_a_game_page_with_8_players_weighs_at_most_30_kb_with_its_css_and_js(client):
-    """Issue 11's budget, in bytes gzipped: the page, its stylesheets and its scripts."""
-    names = ["Ana", "Ben", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
-    game_id = start_game(client, names)
-    for number in range(1, 7):
-        pips = {seat: 5 + seat for seat in range(8) if seat != number % 8}
-        client.post(f"/games/{game_id}/rounds", data=round_data(number, pips, out=number % 8))
-    gz = {"Accept-Encoding": "gzip"}
-    page = client.get(f"/games/{game_id}", headers=gz)
-    assert page.headers["Content-Encoding"] == "gzip"
-    html = gzip.decompress(page.data).decode()
-    assert html.count('class="hand') >= 8
-    assets = re.findall(r'(?:href|src)="(/static/[^"]+\.(?:css|js))"', html)
-    total = len(page.data) + sum(len(fetch(client, path, **gz).data) for path in assets)
-    assert total <= 30_000, total
+# The weight budget (bytes on the wire, headers included) is a browser test:
+# tests/browser/test_weight.py.
