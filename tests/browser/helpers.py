@@ -100,16 +100,25 @@ def went_out(page: Page, name: str) -> None:
     hand(page, name).get_by_text("Went out").click()
 
 
-def save(page: Page) -> None:
-    page.get_by_role("button", name="Save round").click()
+def save(page: Page, *, online: bool = True) -> None:
+    """Tap Save; online, wait for the page it opens (saved: the script reloads the game page;
+    refused: the server's page), so the next step never races that navigation."""
+    button = page.get_by_role("button", name="Save round")
+    if not online:  # the round goes to the outbox: nothing navigates
+        button.click()
+        return
+    with page.expect_navigation():
+        button.click()
 
 
-def record(page: Page, out: str, hands: dict[str, int | str], *, typing=type_into) -> None:
+def record(
+    page: Page, out: str, hands: dict[str, int | str], *, typing=type_into, online: bool = True
+) -> None:
     """Score a round by numbers, the way a scorer does it on the game page."""
     went_out(page, out)
     for name, value in hands.items():
         typing(pips(page, name), str(value))
-    save(page)
+    save(page, online=online)
 
 
 def totals(page: Page) -> list[str]:

@@ -57,7 +57,7 @@ def test_a_round_sent_offline_is_saved_once_when_the_network_is_back(
     pips(phone, "Di").fill("8")
     context.set_offline(True)
     try:
-        save(phone)
+        save(phone, online=False)
         status = phone.locator("#offline-status")
         expect(status).to_have_text(
             "Round 1 is saved on this phone and will be sent when the network is back."
@@ -102,7 +102,7 @@ def test_the_last_game_page_seen_opens_without_a_network(
             expect(phone.locator("#sheet tr.totals td")).to_have_text(["0", "15", "7", "22"])
             # Its stylesheet is in the page, its scripts come from the worker's cache: the
             # round form still works offline (a round typed now waits in the outbox).
-            record(phone, "Ben", {"Ana": 5, "Cy": 8, "Di": 9})
+            record(phone, "Ben", {"Ana": 5, "Cy": 8, "Di": 9}, online=False)
             expect(phone.locator("#offline-status")).to_have_text(
                 "Round 2 is saved on this phone and will be sent when the network is back."
             )
