@@ -33,12 +33,12 @@ Link = Mapping[str, Any]
 
 def field_error(
     field: str | None, message: str, player: str | None = None, code: str = "request.invalid"
-) -> dict[str, Any]:
-    """One entry of an `errors` (or `warnings`) list (schemas.Problem)."""
-    return {"player": player, "field": field, "message": message, "code": code}
+) -> schemas.Problem:
+    """One entry of an `errors` (or `warnings`) list."""
+    return schemas.Problem(player=player, field=field, message=message, code=code)
 
 
-def problem_error(problem: core.Problem) -> dict[str, Any]:
+def problem_error(problem: core.Problem) -> schemas.Problem:
     """A problem the core found, in the client's language, with the core's stable code."""
     return field_error(problem.field, problem_text(problem), problem.player, problem.code)
 
@@ -54,9 +54,9 @@ class BadBody(Exception):
 class Invalid(Exception):
     """The body is an object but does not fit its model: answered with 422 and `errors`."""
 
-    def __init__(self, errors: list[dict[str, Any]]):
+    def __init__(self, errors: list[schemas.Problem]):
         self.errors = errors
-        super().__init__("; ".join(str(error["message"]) for error in errors))
+        super().__init__("; ".join(error.message for error in errors))
 
 
 # --- reading a request -------------------------------------------------------------------------
@@ -144,7 +144,7 @@ def _label(loc: tuple[Any, ...]) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-def _shape_error(detail: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+def _shape_error(detail: Mapping[str, Any], data: Mapping[str, Any]) -> schemas.Problem:
     """One pydantic error as an `errors` entry: a translated message and a stable code."""
     kind = detail["type"]
     loc = tuple(detail["loc"])
