@@ -256,7 +256,11 @@ TO_ROUND = {
 
 
 @bp.get("/openapi.json")
-@operation("This document", {200: Answer("The OpenAPI 3.1 document, written from the code.")})
+@operation(
+    "This document",
+    {200: Answer("The OpenAPI 3.1 document, written from the code.")},
+    database=False,
+)
 def openapi() -> Response:
     """The OpenAPI 3 description of this API (generated from the routes' contracts)."""
     return jsonify(document(current_app))
@@ -499,8 +503,6 @@ def edit_round(game_id: int, number: int) -> Response:
             (schemas.Stale, schemas.Error),
         ),
         412: STALE,
-        429: WRITES[429],
-        503: WRITES[503],
     },
     security=GAME_SECURITY,
     parameters=("If-Match",),
