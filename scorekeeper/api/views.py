@@ -239,18 +239,60 @@ def _saved_or_raise(outcome: game_service.SaveOutcome) -> None:
     raise ApiError(422, serialise.errors(_problems(outcome.check.errors)))
 
 
-def _link(operation_id: str, **parameters: str) -> dict[str, Any]:
-    """An OpenAPI link: where an answer's values lead next (used by stateful API testers)."""
-    return {"operationId": operation_id, "parameters": parameters}
+def _link(operation_id: str, body: Any = None, **parameters: str) -> dict[str, Any]:
+    """An OpenAPI link: where an answer's values lead next (stateful API testers follow them)."""
+    link: dict[str, Any] = {"operationId": operation_id, "parameters": parameters}
+    if body is not None:
+        link["requestBody"] = body
+    return link
 
 
+# Runtime expressions: the answer's ETag pins the next write to the version just read or made.
+ETAG = "$response.header.ETag"
 TO_GAME = {"GetGame": _link("game", game_id="$response.body#/id")}
+# A game just read (or a round just deleted): record its next round, pinned to that version.
+TO_NEXT_ROUND = {
+    "RecordRound": _link(
+        "record_round",
+        {"number": "$response.body#/next_round"},
+        game_id="$response.body#/id",
+        **{"If-Match": ETAG},
+    )
+}
+# A round just saved: read it, correct it (starting from what was sent), or take it back.
 TO_ROUND = {
-    name: _link(target, game_id="$request.path.game_id", number="$response.body#/number")
-    for name, target in (
-        ("GetRound", "round"),
-        ("EditRound", "edit_round"),
-        ("DeleteRound", "delete_round"),
+    "GetRound": _link("round", game_id="$request.path.game_id", number="$response.body#/number"),
+    "EditRound": _link(
+        "edit_round",
+        "$request.body",
+        game_id="$request.path.game_id",
+        number="$response.body#/number",
+        **{"If-Match": ETAG},
+    ),
+    "DeleteRound": _link(
+        "delete_round",
+        game_id="$request.path.game_id",
+        number="$response.body#/number",
+        **{"If-Match": ETAG},
+    ),
+}
+# A round just read: correct it or take it back, pinned to the version read.
+TO_CHANGE = {
+    name: _link(
+        target,
+        game_id="$request.path.game_id",
+        number="$response.body#/number",
+        **{"If-Match": ETAG},
+    )
+    for name, target in (("EditRound", "edit_round"), ("DeleteRound", "delete_round"))
+}
+# A round just corrected: take it back, pinned to the version the correction made.
+TO_DELETE = {
+    "DeleteRound": _link(
+        "delete_round",
+        game_id="$request.path.game_id",
+        number="$request.path.number",
+        **{"If-Match": ETAG},
     )
 }
 
@@ -329,7 +371,7 @@ def create_game() -> Response:
             "The game.",
             (schemas.Game,),
             ("ETag",),
-            {"RecordRound": _link("record_round", game_id="$response.body#/id")},
+            TO_NEXT_ROUND,
         ),
         304: Answer("Not changed since the ETag sent in If-None-Match.", headers=("ETag",)),
         401: UNAUTHORIZED,
@@ -355,7 +397,7 @@ def game(game_id: int) -> Response:
 @operation(
     "Read one round, hand by hand",
     {
-        200: Answer("The round.", (schemas.Round,), ("ETag",)),
+        200: Answer("The round.", (schemas.Round,), ("ETag",), TO_CHANGE),
         401: UNAUTHORIZED,
         403: FORBIDDEN,
         404: NOT_FOUND,
@@ -446,7 +488,9 @@ def record_round(game_id: int) -> Response:
 @operation(
     "Correct a recorded round",
     {
-        200: Answer("Saved: the corrected round, hand by hand.", (schemas.Round,), ("ETag",)),
+        200: Answer(
+            "Saved: the corrected round, hand by hand.", (schemas.Round,), ("ETag",), TO_DELETE
+        ),
         409: Answer(
             "Nothing was saved: the game changed meanwhile (no If-Match sent).", (schemas.Stale,)
         ),
@@ -493,7 +537,12 @@ def edit_round(game_id: int, number: int) -> Response:
 @operation(
     "Delete the last round",
     {
-        200: Answer("Deleted: the game as it is now.", (schemas.Game,), ("ETag",), TO_GAME),
+        200: Answer(
+            "Deleted: the game as it is now.",
+            (schemas.Game,),
+            ("ETag",),
+            {**TO_GAME, **TO_NEXT_ROUND},
+        ),
         401: UNAUTHORIZED,
         403: FORBIDDEN,
         404: NOT_FOUND,
