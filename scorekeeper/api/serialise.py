@@ -5,6 +5,7 @@ OpenAPI document is the one that writes it (`model_dump(mode="json")`), so the t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from scorekeeper import core
 from scorekeeper.api import schemas
@@ -20,38 +21,40 @@ def penalty(scored: core.Penalty) -> schemas.Penalty:
     )
 
 
+def _round_fields(number: int, result: core.RoundResult) -> dict[str, Any]:
+    """What a round and a line of the score sheet both say: its number, engine, who went out,
+    whether it was blocked, and its penalties."""
+    return {
+        "number": number,
+        "engine": result.engine,
+        "out": result.out,
+        "blocked": result.blocked,
+        "penalties": [penalty(scored) for scored in result.penalties],
+    }
+
+
 def round_(number: int, result: core.RoundResult) -> schemas.Round:
     """One round as the round resource: every hand's pips, penalty, score and tiles."""
-    return schemas.Round(
-        number=number,
-        engine=result.engine,
-        out=result.out,
-        blocked=result.blocked,
-        hands=[
-            schemas.Hand(
-                player=hand.player,
-                pips=hand.pips,
-                penalty=hand.penalty,
-                score=hand.score,
-                went_out=hand.went_out,
-                tiles=None if hand.tiles is None else [str(tile) for tile in hand.tiles],
-            )
-            for hand in result.hands
-        ],
-        penalties=[penalty(scored) for scored in result.penalties],
-    )
+    hands = [
+        schemas.Hand(
+            player=hand.player,
+            pips=hand.pips,
+            penalty=hand.penalty,
+            score=hand.score,
+            went_out=hand.went_out,
+            tiles=None if hand.tiles is None else [str(tile) for tile in hand.tiles],
+        )
+        for hand in result.hands
+    ]
+    return schemas.Round(**_round_fields(number, result), hands=hands)
 
 
 def round_line(number: int, result: core.RoundResult) -> schemas.RoundLine:
     """One round as a line of the game's score sheet: scores and pips by player."""
     return schemas.RoundLine(
-        number=number,
-        engine=result.engine,
-        out=result.out,
-        blocked=result.blocked,
+        **_round_fields(number, result),
         scores={hand.player: hand.score for hand in result.hands},
         pips={hand.player: hand.pips for hand in result.hands},
-        penalties=[penalty(scored) for scored in result.penalties],
     )
 
 
