@@ -101,10 +101,15 @@ def _with_game(
     return response
 
 
+def _refusal(status: int, message: str, headers: dict[str, str] | None = None) -> ApiError:
+    """Stop a request with `{"error": message}` (schemas.Error)."""
+    return ApiError(status, schemas.Error(error=message), headers)
+
+
 def _unauthorized(message: str, invalid: bool = False) -> ApiError:
     """401 with a WWW-Authenticate challenge (RFC 6750: invalid_token for a dead token)."""
     challenge = 'Bearer realm="scorekeeper"' + (', error="invalid_token"' if invalid else "")
-    return ApiError(401, schemas.Error(error=message), {"WWW-Authenticate": challenge})
+    return _refusal(401, message, {"WWW-Authenticate": challenge})
 
 
 def _header_token() -> str | None:
@@ -138,17 +143,15 @@ def _club_access(game: Game, account: User | None, *, edit: bool) -> None:
     """403 unless the account's role in the game's club allows it (viewer: read; scorer: write)."""
     assert game.club_id is not None
     if account is None:
-        raise ApiError(
+        raise _refusal(
             403,
-            schemas.Error(error=_("This is a club game: use a club member's personal API token.")),
+            _("This is a club game: use a club member's personal API token."),
         )
     access = club_game_access(club_service.role_in(account, game.club_id))
     if access is None:
-        raise ApiError(403, schemas.Error(error=_("Only the club's members can open this game.")))
+        raise _refusal(403, _("Only the club's members can open this game."))
     if edit and access != "edit":
-        raise ApiError(
-            403, schemas.Error(error=_("Recording scores needs a scorer or owner of the club."))
-        )
+        raise _refusal(403, _("Recording scores needs a scorer or owner of the club."))
 
 
 def _game_for(game_id: int, *, edit: bool) -> Game:
@@ -160,17 +163,12 @@ def _game_for(game_id: int, *, edit: bool) -> Game:
     account = _account(raw)
     game = game_service.game_row(game_id)
     if game is None:
-        raise ApiError(404, schemas.Error(error=_("There is no game %(id)s.", id=game_id)))
+        raise _refusal(404, _("There is no game %(id)s.", id=game_id))
     if game.club_id is not None:
         _club_access(game, account, edit=edit)
         return game
     if account is not None:
-        raise ApiError(
-            403,
-            schemas.Error(
-                error=_("A personal API token opens club games only: use this game's token.")
-            ),
-        )
+        raise _refusal(403, _("A personal API token opens club games only: use this game's token."))
     token = raw.encode()
     tokens = [game.edit_token] if edit else [game.edit_token, game.view_token]
     if not any(hmac.compare_digest(token, known.encode()) for known in tokens):
@@ -179,7 +177,7 @@ def _game_for(game_id: int, *, edit: bool) -> Game:
             if edit
             else _("That token does not open this game.")
         )
-        raise ApiError(403, schemas.Error(error=message))
+        raise _refusal(403, message)
     return game
 
 
@@ -224,9 +222,7 @@ def _idempotency_key() -> str | None:
         return None
     key = write_key(raw)
     if key is None:
-        raise ApiError(
-            400, schemas.Error(error=_("Idempotency-Key must be 8 to 64 letters, digits, - or _."))
-        )
+        raise _refusal(400, _("Idempotency-Key must be 8 to 64 letters, digits, - or _."))
     return key
 
 
@@ -340,9 +336,9 @@ def create_game() -> Response:
         # A club game needs a personal token; a quick game needs none (any header is ignored).
         creator = _club_creator()
         if not may_score(club_service.role_in(creator, wanted.club_id)):
-            raise ApiError(
+            raise _refusal(
                 403,
-                schemas.Error(error=_("Only the club's scorers and owners can create its games.")),
+                _("Only the club's scorers and owners can create its games."),
             )
     try:
         game = game_service.create_game(
@@ -409,9 +405,7 @@ def round_(game_id: int, number: int) -> Response:
     found = _game_for(game_id, edit=False)
     result = game_service.snapshot_of(found).result(number)
     if result is None:
-        raise ApiError(
-            404, schemas.Error(error=_("Round %(number)s is not recorded.", number=number))
-        )
+        raise _refusal(404, _("Round %(number)s is not recorded.", number=number))
     return _with_game(serialise.round_(number, result), found)
 
 
@@ -464,18 +458,13 @@ def record_round(game_id: int) -> Response:
     except game_service.StaleGame:
         raise _stale(game_id, precondition=expected is not None) from None
     except game_service.GameOver:
-        raise ApiError(
-            409, schemas.Error(error=_("This game is over: no more rounds can be recorded."))
-        ) from None
+        raise _refusal(409, _("This game is over: no more rounds can be recorded.")) from None
     _saved_or_raise(outcome)
     assert outcome.number is not None
     number = outcome.number
     if outcome.check.result is None:  # a repeat of a write whose round was undone since
-        raise ApiError(
-            409,
-            schemas.Error(
-                error=_("Round %(number)s was saved with this key, then undone.", number=number)
-            ),
+        raise _refusal(
+            409, _("Round %(number)s was saved with this key, then undone.", number=number)
         )
     location = url_for("api.round_", game_id=game_id, number=number, _external=True)
     body = serialise.round_(number, outcome.check.result)
@@ -520,9 +509,7 @@ def edit_round(game_id: int, number: int) -> Response:
             expected_version=expected,
         )
     except LookupError:
-        raise ApiError(
-            404, schemas.Error(error=_("Round %(number)s is not recorded.", number=number))
-        ) from None
+        raise _refusal(404, _("Round %(number)s is not recorded.", number=number)) from None
     except game_service.StaleGame:
         raise _stale(game_id, precondition=expected is not None) from None
     _saved_or_raise(outcome)
@@ -564,16 +551,9 @@ def delete_round(game_id: int, number: int) -> Response:
     numbers = game_service.snapshot_of(found).numbers
     last = numbers[-1] if numbers else 0
     if not 1 <= number <= last:
-        raise ApiError(
-            404, schemas.Error(error=_("Round %(number)s is not recorded.", number=number))
-        )
+        raise _refusal(404, _("Round %(number)s is not recorded.", number=number))
     if number != last:
-        raise ApiError(
-            409,
-            schemas.Error(
-                error=_("Only the last round (round %(last)s) can be deleted.", last=last)
-            ),
-        )
+        raise _refusal(409, _("Only the last round (round %(last)s) can be deleted.", last=last))
     try:
         game_service.undo_last_round(
             found, device=API_DEVICE, expected_version=expected, number=number
