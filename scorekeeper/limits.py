@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from flask import Flask, current_app, has_request_context
 from flask_limiter import RateLimitExceeded
@@ -32,6 +33,7 @@ from scorekeeper.extensions import limiter
 _SLOTS = "scorekeeper_chart_slots"
 # Methods that write: a limit on a page that also answers GET counts only these.
 WRITES = ["POST", "PUT", "PATCH", "DELETE"]
+V = TypeVar("V", bound=Callable[..., Any])
 
 
 def _setting(name: str) -> Callable[[], str]:
@@ -39,16 +41,25 @@ def _setting(name: str) -> Callable[[], str]:
     return lambda: current_app.config[name]
 
 
+def _shared(setting: str, scope: str) -> Callable[[V], V]:
+    """A limit shared by every view it decorates, counting writes only. The view is marked
+    (`view.rate_limit`: the setting), so the API's document lists the 429 it can answer."""
+    limit = limiter.shared_limit(_setting(setting), scope=scope, methods=WRITES)
+
+    def decorate(view: V) -> V:
+        limited = limit(view)
+        limited.rate_limit = setting  # type: ignore[attr-defined]
+        return limited
+
+    return decorate
+
+
 # One counter each, shared by the pages and the API that do the same thing.
-new_games = limiter.shared_limit(_setting("LIMIT_NEW_GAMES"), scope="new-games", methods=WRITES)
-round_writes = limiter.shared_limit(
-    _setting("LIMIT_ROUND_WRITES"), scope="round-writes", methods=WRITES
-)
-sign_ups = limiter.shared_limit(_setting("LIMIT_SIGN_UPS"), scope="sign-ups", methods=WRITES)
+new_games = _shared("LIMIT_NEW_GAMES", "new-games")
+round_writes = _shared("LIMIT_ROUND_WRITES", "round-writes")
+sign_ups = _shared("LIMIT_SIGN_UPS", "sign-ups")
 # "Forgot your password?" and "send the confirmation again", per client.
-mail_requests = limiter.shared_limit(
-    _setting("LIMIT_MAIL_REQUESTS"), scope="mail-requests", methods=WRITES
-)
+mail_requests = _shared("LIMIT_MAIL_REQUESTS", "mail-requests")
 
 
 def _seconds_until(reset_at: float) -> int:

@@ -1,11 +1,13 @@
-"""Answers several blueprints send alike: an SVG image (a chart or a QR code) and its headers, and
-where a "go back there" redirect may go."""
+"""Answers several blueprints send alike: an SVG image (a chart or a QR code) and its headers,
+the JSON body of a refusal (`Error`: the API's error answers and the app-wide error handlers
+for JSON clients send this one model), and where a "go back there" redirect may go."""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Response, request
+from flask import Response, current_app, request
+from pydantic import BaseModel, ConfigDict
 
 # SVG opened on its own is a document of our origin: let it load nothing and run nothing.
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
@@ -35,3 +37,23 @@ def safe_next(target: str | None) -> str | None:
     if parts.scheme or parts.netloc:
         return None
     return target
+
+
+class Error(BaseModel):
+    """A request that could not be served, with a message for people."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    error: str
+
+
+def json_response(answer: BaseModel, status: int = 200) -> Response:
+    """A body model as a JSON answer, written by the app's JSON provider as every answer is."""
+    response = current_app.json.response(answer.model_dump(mode="json"))
+    response.status_code = status
+    return response
+
+
+def json_error(message: str, status: int) -> Response:
+    """A refusal as JSON: `{"error": message}` (the `Error` model)."""
+    return json_response(Error(error=message), status)

@@ -33,12 +33,12 @@ Link = Mapping[str, Any]
 
 def field_error(
     field: str | None, message: str, player: str | None = None, code: str = "request.invalid"
-) -> dict[str, Any]:
-    """One entry of an `errors` (or `warnings`) list (schemas.Problem)."""
-    return {"player": player, "field": field, "message": message, "code": code}
+) -> schemas.Problem:
+    """One entry of an `errors` (or `warnings`) list."""
+    return schemas.Problem(player=player, field=field, message=message, code=code)
 
 
-def problem_error(problem: core.Problem) -> dict[str, Any]:
+def problem_error(problem: core.Problem) -> schemas.Problem:
     """A problem the core found, in the client's language, with the core's stable code."""
     return field_error(problem.field, problem_text(problem), problem.player, problem.code)
 
@@ -54,9 +54,9 @@ class BadBody(Exception):
 class Invalid(Exception):
     """The body is an object but does not fit its model: answered with 422 and `errors`."""
 
-    def __init__(self, errors: list[dict[str, Any]]):
+    def __init__(self, errors: list[schemas.Problem]):
         self.errors = errors
-        super().__init__("; ".join(str(error["message"]) for error in errors))
+        super().__init__("; ".join(error.message for error in errors))
 
 
 # --- reading a request -------------------------------------------------------------------------
@@ -144,7 +144,7 @@ def _label(loc: tuple[Any, ...]) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-def _shape_error(detail: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+def _shape_error(detail: Mapping[str, Any], data: Mapping[str, Any]) -> schemas.Problem:
     """One pydantic error as an `errors` entry: a translated message and a stable code."""
     kind = detail["type"]
     loc = tuple(detail["loc"])
@@ -225,6 +225,7 @@ class Operation:
     body: type[BaseModel] | None = None
     security: tuple[Mapping[str, list[str]], ...] = ()
     parameters: tuple[str, ...] = ()  # request headers: "If-Match", "If-None-Match"
+    database: bool = True  # it reads the database, so a busy one answers 503 (errors/handlers)
 
 
 def operation(
@@ -234,11 +235,14 @@ def operation(
     body: type[BaseModel] | None = None,
     security: tuple[Mapping[str, list[str]], ...] = (),
     parameters: tuple[str, ...] = (),
+    database: bool = True,
 ) -> Callable[[V], V]:
-    """Attach a route's contract to its view (read by `document`)."""
+    """Attach a route's contract to its view (read by `document`). What the app answers around
+    the view is added there, not declared here: 429 if the view is rate limited (limits.py marks
+    it), 503 unless `database=False` (the app-wide busy-database handler)."""
 
     def attach(view: V) -> V:
-        view.contract = Operation(summary, answers, body, security, parameters)  # type: ignore[attr-defined]
+        view.contract = Operation(summary, answers, body, security, parameters, database)  # type: ignore[attr-defined]
         return view
 
     return attach
@@ -360,8 +364,19 @@ def _path(rule_text: str, converters: Mapping[str, Any]) -> tuple[str, list[dict
     return path, params
 
 
+def answers_of(op: Operation, view: Any) -> dict[int, Answer]:
+    """Every status a route can answer, in order: its own, 429 when a rate limit counts it
+    (limits.py marks the view), and 503 when it reads the database (the busy handler)."""
+    answers = dict(op.answers)
+    if getattr(view, "rate_limit", None):
+        answers.setdefault(429, LIMITED)
+    if op.database:
+        answers.setdefault(503, BUSY)
+    return dict(sorted(answers.items()))
+
+
 def _operation(
-    op: Operation, operation_id: str, path_params: list[dict[str, Any]]
+    op: Operation, operation_id: str, path_params: list[dict[str, Any]], view: Any
 ) -> dict[str, Any]:
     out: dict[str, Any] = {"summary": op.summary, "operationId": operation_id}
     if op.security:
@@ -378,20 +393,23 @@ def _operation(
                 for index, value in enumerate(examples["examples"])
             }
         out["requestBody"] = {"required": True, "content": {"application/json": media}}
-    out["responses"] = {str(status): _answer(answer) for status, answer in op.answers.items()}
+    answers = answers_of(op, view)
+    out["responses"] = {str(status): _answer(answer) for status, answer in answers.items()}
     return out
 
 
-def operations(app: Flask, blueprint: str) -> list[tuple[str, str, Operation, Any]]:
-    """Every (path rule, method, contract, rule) of a blueprint's routes, in the app's order."""
+def operations(app: Flask, blueprint: str) -> list[tuple[str, str, Operation, Any, Any]]:
+    """Every (path rule, method, contract, rule, view) of a blueprint's routes, in the app's
+    order."""
     found = []
     for rule in app.url_map.iter_rules():
         if not rule.endpoint.startswith(blueprint + "."):
             continue
-        op = getattr(app.view_functions[rule.endpoint], "contract", None)
+        view = app.view_functions[rule.endpoint]
+        op = getattr(view, "contract", None)
         assert op is not None, f"{rule.endpoint} declares no contract"
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            found.append((rule.rule, method.lower(), op, rule))
+            found.append((rule.rule, method.lower(), op, rule, view))
     return found
 
 
@@ -417,12 +435,12 @@ def document(app: Flask, blueprint: str = "api") -> dict[str, Any]:
     """The OpenAPI 3.1 document of a blueprint's routes, written from their contracts."""
     paths: dict[str, dict[str, Any]] = {}
     models: dict[str, type[BaseModel]] = {}
-    for rule_text, method, op, rule in operations(app, blueprint):
+    for rule_text, method, op, rule, view in operations(app, blueprint):
         path, params = _path(rule_text, rule._converters)
         operation_id = rule.endpoint.removeprefix(blueprint + ".").rstrip("_")
-        paths.setdefault(path, {})[method] = _operation(op, operation_id, params)
+        paths.setdefault(path, {})[method] = _operation(op, operation_id, params, view)
         for model in ([op.body] if op.body else []) + [
-            model for answer in op.answers.values() for model in answer.models
+            model for answer in answers_of(op, view).values() for model in answer.models
         ]:
             models[model.__name__] = model
     _, top = models_json_schema(
@@ -476,15 +494,18 @@ STALE = Answer(
     (schemas.Stale,),
     ("ETag",),
 )
+# Added by `answers_of`, never declared by a route: where a rate limit counts the route...
 LIMITED = Answer(
     "Too many writes from this address in a short time: nothing was saved.",
     (schemas.Error,),
     ("Retry-After",),
 )
+# ... and wherever the route reads the database (a lock or the connection pool stayed taken).
 BUSY = Answer(
-    "The database is busy: nothing was saved; try again after Retry-After seconds.",
+    "The database is busy (a lock or every connection stayed taken): nothing was read or "
+    "saved; try again after Retry-After seconds.",
     (schemas.Error,),
     ("Retry-After",),
 )
-# Every route that reads a body and writes: what the server itself may answer before the view.
-WRITES: dict[int, Answer] = {413: TOO_LARGE, 429: LIMITED, 503: BUSY}
+# Every route that reads a body: what the server itself may answer before the view.
+WRITES: dict[int, Answer] = {413: TOO_LARGE}

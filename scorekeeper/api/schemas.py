@@ -14,6 +14,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 from scorekeeper import core
 from scorekeeper.core.setup import MAX_NAME, PLAYER_LIMITS
 
+# The one model of every JSON refusal ({"error": ...}), shared with the app's error handlers.
+from scorekeeper.responses import Error as Error
+
 # Numbers are stored in 32-bit integer columns (PostgreSQL INTEGER): nothing larger is taken.
 MAX_INT = 2**31 - 1
 PLAYERS_MIN = min(low for low, _ in PLAYER_LIMITS.values())
@@ -73,7 +76,9 @@ class Body(BaseModel):
 
 
 class Answer(BaseModel):
-    """An answer's body: every field the server sends, and nothing else."""
+    """An answer's body: every field the server sends, and nothing else. The views build each
+    answer as its model (api/serialise.py) and send `model_dump(mode="json")`, so what is sent
+    and what the document says are one definition."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -213,12 +218,6 @@ class RoundEntry(Body):
 # --- answers -------------------------------------------------------------------------------
 
 
-class Error(Answer):
-    """A request that could not be served, with a message for people."""
-
-    error: str
-
-
 class Problem(Answer):
     """One thing wrong with a request: where, what, and a stable code."""
 
@@ -259,7 +258,9 @@ class CreatedGame(Answer):
     edit_url: str | None = Field(description="Browser link that grants edit rights (null: club).")
     view_url: str | None = Field(description="Read-only browser link to share (null: club).")
     club_id: int | None = Field(
-        None, description="Club games only: members open the game with their personal tokens."
+        None,
+        description="Club games only: members open the game with their personal tokens.",
+        exclude_if=lambda value: value is None,  # a quick game's answer has no club_id key
     )
 
 

@@ -1,133 +1,150 @@
-"""Games and rounds as plain JSON-ready dicts (the API's bodies; the share page may poll them)."""
+"""Every API answer built as its model of api/schemas.py: the model that describes a body in the
+OpenAPI document is the one that writes it (`model_dump(mode="json")`), so the two cannot drift.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from scorekeeper import core
+from scorekeeper.api import schemas
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import snapshot_of
 
 
-def penalty_dict(penalty: core.Penalty) -> dict[str, Any]:
+def penalty(scored: core.Penalty) -> schemas.Penalty:
     """A scored penalty."""
+    return schemas.Penalty(
+        player=scored.player, kind=scored.kind.value, points=scored.points, reason=scored.reason
+    )
+
+
+def _round_fields(number: int, result: core.RoundResult) -> dict[str, Any]:
+    """What a round and a line of the score sheet both say: its number, engine, who went out,
+    whether it was blocked, and its penalties."""
     return {
-        "player": penalty.player,
-        "kind": penalty.kind.value,
-        "points": penalty.points,
-        "reason": penalty.reason,
+        "number": number,
+        "engine": result.engine,
+        "out": result.out,
+        "blocked": result.blocked,
+        "penalties": [penalty(scored) for scored in result.penalties],
     }
 
 
-def round_dict(number: int, result: core.RoundResult) -> dict[str, Any]:
+def round_(number: int, result: core.RoundResult) -> schemas.Round:
     """One round as the round resource: every hand's pips, penalty, score and tiles."""
-    return {
-        "number": number,
-        "engine": result.engine,
-        "out": result.out,
-        "blocked": result.blocked,
-        "hands": [
-            {
-                "player": hand.player,
-                "pips": hand.pips,
-                "penalty": hand.penalty,
-                "score": hand.score,
-                "went_out": hand.went_out,
-                "tiles": None if hand.tiles is None else [str(tile) for tile in hand.tiles],
-            }
-            for hand in result.hands
-        ],
-        "penalties": [penalty_dict(penalty) for penalty in result.penalties],
-    }
+    hands = [
+        schemas.Hand(
+            player=hand.player,
+            pips=hand.pips,
+            penalty=hand.penalty,
+            score=hand.score,
+            went_out=hand.went_out,
+            tiles=None if hand.tiles is None else [str(tile) for tile in hand.tiles],
+        )
+        for hand in result.hands
+    ]
+    return schemas.Round(**_round_fields(number, result), hands=hands)
 
 
-def round_line(number: int, result: core.RoundResult) -> dict[str, Any]:
+def round_line(number: int, result: core.RoundResult) -> schemas.RoundLine:
     """One round as a line of the game's score sheet: scores and pips by player."""
-    return {
-        "number": number,
-        "engine": result.engine,
-        "out": result.out,
-        "blocked": result.blocked,
-        "scores": {hand.player: hand.score for hand in result.hands},
-        "pips": {hand.player: hand.pips for hand in result.hands},
-        "penalties": [penalty_dict(penalty) for penalty in result.penalties],
-    }
+    return schemas.RoundLine(
+        **_round_fields(number, result),
+        scores={hand.player: hand.score for hand in result.hands},
+        pips={hand.player: hand.pips for hand in result.hands},
+    )
 
 
-def standing_dict(line: core.Standing) -> dict[str, Any]:
+def standing(line: core.Standing) -> schemas.Standing:
     """One line of the standings, with the rule that decided its place."""
-    return {
-        "place": line.place,
-        "shared": line.shared,
-        "name": line.name,
-        "total": line.total,
-        "zero_rounds": line.zero_rounds,
-        "decided_by": line.decided_by.value,
-    }
+    return schemas.Standing(
+        place=line.place,
+        shared=line.shared,
+        name=line.name,
+        total=line.total,
+        zero_rounds=line.zero_rounds,
+        decided_by=line.decided_by.value,
+    )
 
 
-def options_dict(rules: core.GameRules) -> dict[str, Any]:
+def options(rules: core.GameRules) -> schemas.Options:
     """The game's options, with every default filled in (the keys POST /games takes)."""
-    return {
-        "set": rules.set_size,
-        "blank_scoring": rules.blank_scoring.value,
-        "start_double": rules.start_double,
-        "rounds": rules.rounds,
-        "order": rules.order.value,
-        "hand_size": rules.hand_size,
-        "target": rules.target,
-        "house_rules": {
-            "open_train_points": rules.house_rules.open_train_points,
-            "strategic_error": rules.house_rules.strategic_error,
-            "adjustments": rules.house_rules.adjustments,
-        },
-    }
+    house = rules.house_rules
+    return schemas.Options(
+        set=rules.set_size,
+        blank_scoring=rules.blank_scoring.value,
+        start_double=rules.start_double,
+        rounds=rules.rounds,
+        order=rules.order.value,
+        hand_size=rules.hand_size,
+        target=rules.target,
+        house_rules=schemas.HouseRulesChosen(
+            open_train_points=house.open_train_points,
+            strategic_error=house.strategic_error,
+            adjustments=house.adjustments,
+        ),
+    )
 
 
-def game_dict(game: Game) -> dict[str, Any]:
+def game(found: Game) -> schemas.Game:
     """The whole game: players, options, rounds, standings and what comes next."""
-    snapshot = snapshot_of(game)
+    snapshot = snapshot_of(found)
     setup, results, state = snapshot.setup, snapshot.results, snapshot.state
-    players = [standing_dict(line) for line in state.standings]
-    teams = [standing_dict(line) for line in state.team_standings]
-    return {
-        "id": game.id,
-        "game_type": setup.rules.game_type.value,
-        "players": list(setup.players),
-        "teams": [list(team) for team in setup.teams],
-        "options": options_dict(setup.rules),
-        "engines": list(state.engines),
-        "rounds": [
+    players = [standing(line) for line in state.standings]
+    teams = [standing(line) for line in state.team_standings]
+    return schemas.Game(
+        id=found.id,
+        game_type=setup.rules.game_type.value,
+        players=list(setup.players),
+        teams=[list(team) for team in setup.teams],
+        options=options(setup.rules),
+        engines=list(state.engines),
+        rounds=[
             round_line(number, result)
             for number, result in zip(snapshot.numbers, results, strict=True)
         ],
         # Partners are ranked as teams (RULES.md 6); player_standings keeps the individuals.
-        "standings": teams if setup.teams and not setup.is_draw else players,
-        "player_standings": players,
-        "finished": state.finished,
-        "next_round": state.next_round,
-        "next_engine": state.next_engine,
-        "next_opener": state.next_opener,
-        "winner": state.winners[0] if len(state.winners) == 1 else None,
-        "winners": list(state.winners),
-    }
+        standings=teams if setup.teams and not setup.is_draw else players,
+        player_standings=players,
+        finished=state.finished,
+        next_round=state.next_round,
+        next_engine=state.next_engine,
+        next_opener=state.next_opener,
+        winner=state.winners[0] if len(state.winners) == 1 else None,
+        winners=list(state.winners),
+    )
 
 
-def created_dict(game: Game, edit_url: str | None, view_url: str | None) -> dict[str, Any]:
+def created(found: Game, edit_url: str | None, view_url: str | None) -> schemas.CreatedGame:
     """The answer to POST /games: the game's id, its two tokens and links, and its engines.
 
     A club game is opened with members' personal tokens, never with game tokens: those are null,
-    and the answer says which club it is in."""
-    club_game = game.club_id is not None
-    body = {
-        "id": game.id,
-        "edit_token": None if club_game else game.edit_token,
-        "view_token": None if club_game else game.view_token,
-        "engines": list(game_service.state_of(game).engines),
-        "edit_url": None if club_game else edit_url,
-        "view_url": None if club_game else view_url,
-    }
-    if club_game:
-        body["club_id"] = game.club_id
-    return body
+    and the answer says which club it is in (a quick game's answer has no club_id)."""
+    club_game = found.club_id is not None
+    return schemas.CreatedGame(
+        id=found.id,
+        edit_token=None if club_game else found.edit_token,
+        view_token=None if club_game else found.view_token,
+        engines=list(game_service.state_of(found).engines),
+        edit_url=None if club_game else edit_url,
+        view_url=None if club_game else view_url,
+        club_id=found.club_id,
+    )
+
+
+def stale(message: str, found: Game) -> schemas.Stale:
+    """Someone saved first: the message and the game as it is now."""
+    return schemas.Stale(error=message, game=game(found))
+
+
+def errors(problems: Iterable[schemas.Problem]) -> schemas.Errors:
+    """Nothing was saved: every field that breaks a rule or has the wrong shape."""
+    return schemas.Errors(errors=list(problems))
+
+
+def warnings(problems: Iterable[schemas.Problem]) -> schemas.Warnings:
+    """Nothing was saved: values to confirm."""
+    return schemas.Warnings(warnings=list(problems))

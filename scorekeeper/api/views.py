@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, request, url_for
 from flask_babel import gettext as _
+from pydantic import BaseModel
 
 from scorekeeper import core, limits
 from scorekeeper.access import club_game_access, may_score
@@ -38,6 +39,7 @@ from scorekeeper.api.contract import (
 )
 from scorekeeper.forms import write_key
 from scorekeeper.models import Game, User, etag_of
+from scorekeeper.responses import json_response
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
@@ -52,9 +54,9 @@ _TOKEN = re.compile(r"[A-Za-z0-9._~+/-]{1,200}=*")
 
 
 class ApiError(Exception):
-    """Stop a request with a JSON body, a status and optional headers."""
+    """Stop a request with a body (its answer model), a status and optional headers."""
 
-    def __init__(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None):
+    def __init__(self, status: int, body: BaseModel, headers: dict[str, str] | None = None):
         self.status = status
         self.body = body
         self.headers = headers or {}
@@ -63,29 +65,28 @@ class ApiError(Exception):
 
 @bp.errorhandler(ApiError)
 def _api_error(error: ApiError) -> Response:
-    response = jsonify(error.body)
-    response.status_code = error.status
+    response = json_response(error.body, error.status)
     for name, value in error.headers.items():
         response.headers[name] = value
     return response
 
 
 @bp.errorhandler(BadBody)
-def _bad_body(error: BadBody) -> tuple[Response, int]:
-    return jsonify(error=error.message), 400
+def _bad_body(error: BadBody) -> Response:
+    return json_response(schemas.Error(error=error.message), 400)
 
 
 @bp.errorhandler(Invalid)
-def _invalid(error: Invalid) -> tuple[Response, int]:
-    return jsonify(errors=error.errors), 422
+def _invalid(error: Invalid) -> Response:
+    return json_response(serialise.errors(error.errors), 422)
 
 
-def _problems(problems: tuple[core.Problem, ...] | list[core.Problem]) -> list[dict[str, Any]]:
+def _problems(problems: tuple[core.Problem, ...] | list[core.Problem]) -> list[schemas.Problem]:
     return [problem_error(problem) for problem in problems]
 
 
 def _with_game(
-    body: Any,
+    body: BaseModel,
     game: Game,
     status: int = 200,
     headers: dict[str, str] | None = None,
@@ -93,18 +94,22 @@ def _with_game(
     etag: str | None = None,
 ) -> Response:
     """A JSON response carrying the game's current ETag (`etag`: the one a save just made)."""
-    response = jsonify(body)
-    response.status_code = status
+    response = json_response(body, status)
     response.set_etag(etag or game.etag)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
 
 
+def _refusal(status: int, message: str, headers: dict[str, str] | None = None) -> ApiError:
+    """Stop a request with `{"error": message}` (schemas.Error)."""
+    return ApiError(status, schemas.Error(error=message), headers)
+
+
 def _unauthorized(message: str, invalid: bool = False) -> ApiError:
     """401 with a WWW-Authenticate challenge (RFC 6750: invalid_token for a dead token)."""
     challenge = 'Bearer realm="scorekeeper"' + (', error="invalid_token"' if invalid else "")
-    return ApiError(401, {"error": message}, {"WWW-Authenticate": challenge})
+    return _refusal(401, message, {"WWW-Authenticate": challenge})
 
 
 def _header_token() -> str | None:
@@ -138,14 +143,15 @@ def _club_access(game: Game, account: User | None, *, edit: bool) -> None:
     """403 unless the account's role in the game's club allows it (viewer: read; scorer: write)."""
     assert game.club_id is not None
     if account is None:
-        raise ApiError(
-            403, {"error": _("This is a club game: use a club member's personal API token.")}
+        raise _refusal(
+            403,
+            _("This is a club game: use a club member's personal API token."),
         )
     access = club_game_access(club_service.role_in(account, game.club_id))
     if access is None:
-        raise ApiError(403, {"error": _("Only the club's members can open this game.")})
+        raise _refusal(403, _("Only the club's members can open this game."))
     if edit and access != "edit":
-        raise ApiError(403, {"error": _("Recording scores needs a scorer or owner of the club.")})
+        raise _refusal(403, _("Recording scores needs a scorer or owner of the club."))
 
 
 def _game_for(game_id: int, *, edit: bool) -> Game:
@@ -157,15 +163,12 @@ def _game_for(game_id: int, *, edit: bool) -> Game:
     account = _account(raw)
     game = game_service.game_row(game_id)
     if game is None:
-        raise ApiError(404, {"error": _("There is no game %(id)s.", id=game_id)})
+        raise _refusal(404, _("There is no game %(id)s.", id=game_id))
     if game.club_id is not None:
         _club_access(game, account, edit=edit)
         return game
     if account is not None:
-        raise ApiError(
-            403,
-            {"error": _("A personal API token opens club games only: use this game's token.")},
-        )
+        raise _refusal(403, _("A personal API token opens club games only: use this game's token."))
     token = raw.encode()
     tokens = [game.edit_token] if edit else [game.edit_token, game.view_token]
     if not any(hmac.compare_digest(token, known.encode()) for known in tokens):
@@ -174,7 +177,7 @@ def _game_for(game_id: int, *, edit: bool) -> Game:
             if edit
             else _("That token does not open this game.")
         )
-        raise ApiError(403, {"error": message})
+        raise _refusal(403, message)
     return game
 
 
@@ -196,10 +199,7 @@ def _stale(game_id: int, *, precondition: bool) -> ApiError:
     assert game is not None  # games are never deleted
     return ApiError(
         412 if precondition else 409,
-        {
-            "error": _("The game changed since you read it: nothing was saved."),
-            "game": serialise.game_dict(game),
-        },
+        serialise.stale(_("The game changed since you read it: nothing was saved."), game),
         {"ETag": f'"{game.etag}"'},
     )
 
@@ -222,9 +222,7 @@ def _idempotency_key() -> str | None:
         return None
     key = write_key(raw)
     if key is None:
-        raise ApiError(
-            400, {"error": _("Idempotency-Key must be 8 to 64 letters, digits, - or _.")}
-        )
+        raise _refusal(400, _("Idempotency-Key must be 8 to 64 letters, digits, - or _."))
     return key
 
 
@@ -233,28 +231,74 @@ def _saved_or_raise(outcome: game_service.SaveOutcome) -> None:
     if outcome.saved:
         return
     if outcome.needs_confirmation:
-        raise ApiError(422, {"warnings": _problems(outcome.check.warnings)})
-    raise ApiError(422, {"errors": _problems(outcome.check.errors)})
+        raise ApiError(422, serialise.warnings(_problems(outcome.check.warnings)))
+    raise ApiError(422, serialise.errors(_problems(outcome.check.errors)))
 
 
-def _link(operation_id: str, **parameters: str) -> dict[str, Any]:
-    """An OpenAPI link: where an answer's values lead next (used by stateful API testers)."""
-    return {"operationId": operation_id, "parameters": parameters}
+def _link(operation_id: str, body: Any = None, **parameters: str) -> dict[str, Any]:
+    """An OpenAPI link: where an answer's values lead next (stateful API testers follow them)."""
+    link: dict[str, Any] = {"operationId": operation_id, "parameters": parameters}
+    if body is not None:
+        link["requestBody"] = body
+    return link
 
 
+# Runtime expressions: the answer's ETag pins the next write to the version just read or made.
+ETAG = "$response.header.ETag"
 TO_GAME = {"GetGame": _link("game", game_id="$response.body#/id")}
+# A game just read (or a round just deleted): record its next round, pinned to that version.
+TO_NEXT_ROUND = {
+    "RecordRound": _link(
+        "record_round",
+        {"number": "$response.body#/next_round"},
+        game_id="$response.body#/id",
+        **{"If-Match": ETAG},
+    )
+}
+# A round just saved: read it, correct it (starting from what was sent), or take it back.
 TO_ROUND = {
-    name: _link(target, game_id="$request.path.game_id", number="$response.body#/number")
-    for name, target in (
-        ("GetRound", "round"),
-        ("EditRound", "edit_round"),
-        ("DeleteRound", "delete_round"),
+    "GetRound": _link("round", game_id="$request.path.game_id", number="$response.body#/number"),
+    "EditRound": _link(
+        "edit_round",
+        "$request.body",
+        game_id="$request.path.game_id",
+        number="$response.body#/number",
+        **{"If-Match": ETAG},
+    ),
+    "DeleteRound": _link(
+        "delete_round",
+        game_id="$request.path.game_id",
+        number="$response.body#/number",
+        **{"If-Match": ETAG},
+    ),
+}
+# A round just read: correct it or take it back, pinned to the version read.
+TO_CHANGE = {
+    name: _link(
+        target,
+        game_id="$request.path.game_id",
+        number="$response.body#/number",
+        **{"If-Match": ETAG},
+    )
+    for name, target in (("EditRound", "edit_round"), ("DeleteRound", "delete_round"))
+}
+# A round just corrected: take it back, pinned to the version the correction made.
+TO_DELETE = {
+    "DeleteRound": _link(
+        "delete_round",
+        game_id="$request.path.game_id",
+        number="$request.path.number",
+        **{"If-Match": ETAG},
     )
 }
 
 
 @bp.get("/openapi.json")
-@operation("This document", {200: Answer("The OpenAPI 3.1 document, written from the code.")})
+@operation(
+    "This document",
+    {200: Answer("The OpenAPI 3.1 document, written from the code.")},
+    database=False,
+)
 def openapi() -> Response:
     """The OpenAPI 3 description of this API (generated from the routes' contracts)."""
     return jsonify(document(current_app))
@@ -292,8 +336,9 @@ def create_game() -> Response:
         # A club game needs a personal token; a quick game needs none (any header is ignored).
         creator = _club_creator()
         if not may_score(club_service.role_in(creator, wanted.club_id)):
-            raise ApiError(
-                403, {"error": _("Only the club's scorers and owners can create its games.")}
+            raise _refusal(
+                403,
+                _("Only the club's scorers and owners can create its games."),
             )
     try:
         game = game_service.create_game(
@@ -304,8 +349,8 @@ def create_game() -> Response:
             club_id=wanted.club_id,
         )
     except core.RuleError as error:
-        raise ApiError(422, {"errors": _problems(error.problems)}) from None
-    body = serialise.created_dict(
+        raise ApiError(422, serialise.errors(_problems(error.problems))) from None
+    body = serialise.created(
         game,
         url_for("games.claim", token=game.edit_token, _external=True),
         url_for("games.share", token=game.view_token, _external=True),
@@ -322,7 +367,7 @@ def create_game() -> Response:
             "The game.",
             (schemas.Game,),
             ("ETag",),
-            {"RecordRound": _link("record_round", game_id="$response.body#/id")},
+            TO_NEXT_ROUND,
         ),
         304: Answer("Not changed since the ETag sent in If-None-Match.", headers=("ETag",)),
         401: UNAUTHORIZED,
@@ -339,7 +384,7 @@ def game(game_id: int) -> Response:
         response = Response(status=304)
         response.set_etag(found.etag)
     else:
-        response = _with_game(serialise.game_dict(found), found)
+        response = _with_game(serialise.game(found), found)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
 
@@ -348,7 +393,7 @@ def game(game_id: int) -> Response:
 @operation(
     "Read one round, hand by hand",
     {
-        200: Answer("The round.", (schemas.Round,), ("ETag",)),
+        200: Answer("The round.", (schemas.Round,), ("ETag",), TO_CHANGE),
         401: UNAUTHORIZED,
         403: FORBIDDEN,
         404: NOT_FOUND,
@@ -360,8 +405,8 @@ def round_(game_id: int, number: int) -> Response:
     found = _game_for(game_id, edit=False)
     result = game_service.snapshot_of(found).result(number)
     if result is None:
-        raise ApiError(404, {"error": _("Round %(number)s is not recorded.", number=number)})
-    return _with_game(serialise.round_dict(number, result), found)
+        raise _refusal(404, _("Round %(number)s is not recorded.", number=number))
+    return _with_game(serialise.round_(number, result), found)
 
 
 ROUND_WRITE = {
@@ -413,19 +458,16 @@ def record_round(game_id: int) -> Response:
     except game_service.StaleGame:
         raise _stale(game_id, precondition=expected is not None) from None
     except game_service.GameOver:
-        raise ApiError(
-            409, {"error": _("This game is over: no more rounds can be recorded.")}
-        ) from None
+        raise _refusal(409, _("This game is over: no more rounds can be recorded.")) from None
     _saved_or_raise(outcome)
     assert outcome.number is not None
     number = outcome.number
     if outcome.check.result is None:  # a repeat of a write whose round was undone since
-        raise ApiError(
-            409,
-            {"error": _("Round %(number)s was saved with this key, then undone.", number=number)},
+        raise _refusal(
+            409, _("Round %(number)s was saved with this key, then undone.", number=number)
         )
     location = url_for("api.round_", game_id=game_id, number=number, _external=True)
-    body = serialise.round_dict(number, outcome.check.result)
+    body = serialise.round_(number, outcome.check.result)
     assert outcome.version is not None
     etag = etag_of(game_id, outcome.version)
     return _with_game(body, found, 201, {"Location": location}, etag=etag)
@@ -435,7 +477,9 @@ def record_round(game_id: int) -> Response:
 @operation(
     "Correct a recorded round",
     {
-        200: Answer("Saved: the corrected round, hand by hand.", (schemas.Round,), ("ETag",)),
+        200: Answer(
+            "Saved: the corrected round, hand by hand.", (schemas.Round,), ("ETag",), TO_DELETE
+        ),
         409: Answer(
             "Nothing was saved: the game changed meanwhile (no If-Match sent).", (schemas.Stale,)
         ),
@@ -453,7 +497,8 @@ def edit_round(game_id: int, number: int) -> Response:
     expected = _expected_version(found)
     if wanted.number is not None and wanted.number != number:
         message = _("This is round %(number)s: number must match it.", number=number)
-        raise ApiError(422, {"errors": [field_error("number", message, code="number_mismatch")]})
+        error = field_error("number", message, code="number_mismatch")
+        raise ApiError(422, serialise.errors([error]))
     try:
         outcome = game_service.edit_round(
             found,
@@ -464,9 +509,7 @@ def edit_round(game_id: int, number: int) -> Response:
             expected_version=expected,
         )
     except LookupError:
-        raise ApiError(
-            404, {"error": _("Round %(number)s is not recorded.", number=number)}
-        ) from None
+        raise _refusal(404, _("Round %(number)s is not recorded.", number=number)) from None
     except game_service.StaleGame:
         raise _stale(game_id, precondition=expected is not None) from None
     _saved_or_raise(outcome)
@@ -474,14 +517,19 @@ def edit_round(game_id: int, number: int) -> Response:
     # again (outcome.check.result holds only the hands of those who played it).
     stored = game_service.snapshot_of(found).result(number)
     assert stored is not None
-    return _with_game(serialise.round_dict(number, stored), found)
+    return _with_game(serialise.round_(number, stored), found)
 
 
 @bp.delete(f"/games/{GAME}/rounds/{ROUND}")
 @operation(
     "Delete the last round",
     {
-        200: Answer("Deleted: the game as it is now.", (schemas.Game,), ("ETag",), TO_GAME),
+        200: Answer(
+            "Deleted: the game as it is now.",
+            (schemas.Game,),
+            ("ETag",),
+            {**TO_GAME, **TO_NEXT_ROUND},
+        ),
         401: UNAUTHORIZED,
         403: FORBIDDEN,
         404: NOT_FOUND,
@@ -491,8 +539,6 @@ def edit_round(game_id: int, number: int) -> Response:
             (schemas.Stale, schemas.Error),
         ),
         412: STALE,
-        429: WRITES[429],
-        503: WRITES[503],
     },
     security=GAME_SECURITY,
     parameters=("If-Match",),
@@ -505,16 +551,13 @@ def delete_round(game_id: int, number: int) -> Response:
     numbers = game_service.snapshot_of(found).numbers
     last = numbers[-1] if numbers else 0
     if not 1 <= number <= last:
-        raise ApiError(404, {"error": _("Round %(number)s is not recorded.", number=number)})
+        raise _refusal(404, _("Round %(number)s is not recorded.", number=number))
     if number != last:
-        raise ApiError(
-            409,
-            {"error": _("Only the last round (round %(last)s) can be deleted.", last=last)},
-        )
+        raise _refusal(409, _("Only the last round (round %(last)s) can be deleted.", last=last))
     try:
         game_service.undo_last_round(
             found, device=API_DEVICE, expected_version=expected, number=number
         )
     except game_service.StaleGame:
         raise _stale(game_id, precondition=expected is not None) from None
-    return _with_game(serialise.game_dict(found), found)
+    return _with_game(serialise.game(found), found)

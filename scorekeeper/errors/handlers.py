@@ -2,7 +2,7 @@
 
 import sys
 
-from flask import Blueprint, current_app, jsonify, make_response, render_template, request
+from flask import Blueprint, current_app, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnava
 
 from scorekeeper import limits
 from scorekeeper.extensions import db
+from scorekeeper.responses import json_error
 from scorekeeper.services.games import Busy
 
 bp = Blueprint("errors", __name__)
@@ -78,7 +79,7 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
             "Go back, reload the page and send it again."
         )
     if wants_json():
-        response = make_response(jsonify(error=message), code)
+        response = json_error(message, code)
     else:
         page = render_template(
             [f"errors/{code}.html", "errors/error.html"], code=code, message=message
