@@ -87,10 +87,12 @@ bench: $(STAMP)
 # Mutation testing of the rules core (issue 16): mutmut mutates scorekeeper/core and runs
 # tests/core against each mutant (config: [tool.mutmut] in pyproject.toml). Not part of
 # `make test`: it takes minutes. Survivors: `$(BIN)/mutmut show <name>`; the ones that cannot
-# change behaviour are explained in tests/core/EQUIVALENT_MUTANTS.md.
+# change behaviour are explained in tests/core/EQUIVALENT_MUTANTS.md. mutmut is pinned: the
+# mutant names listed there (their numbers) depend on its version.
+MUTMUT_VERSION := 3.8.1
 .PHONY: mutation
 mutation: $(STAMP)
-	$(BIN)/pip install -q 'mutmut>=3.8'
+	$(BIN)/pip install -q 'mutmut==$(MUTMUT_VERSION)'
 	rm -rf mutants
 	$(BIN)/mutmut run --max-children 2
 	$(BIN)/mutmut export-cicd-stats

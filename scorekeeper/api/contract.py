@@ -198,6 +198,8 @@ def _shape_message(kind: str, name: str, ctx: Mapping[str, Any]) -> tuple[str, s
         return "request.too_long", _(
             "%(field)s can have at most %(limit)s items.", field=name, limit=ctx["max_length"]
         )
+    if kind.startswith("date_"):
+        return "request.date", _("Enter a date like 2025-09-30.")
     if kind == "string_pattern_mismatch":
         return "request.pattern", _("%(field)s must not be only spaces.", field=name)
     return "request.invalid", _("%(field)s is not valid.", field=name)

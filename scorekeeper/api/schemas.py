@@ -7,6 +7,8 @@ round or a setup means is the rules core's to decide (`to_rules`, `to_entry` han
 
 from __future__ import annotations
 
+import re
+from datetime import date
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
@@ -37,6 +39,21 @@ def _whole(value: Any) -> Any:
 
 # Every integer of a request: exact, but written 12 or 12.0 alike.
 Whole = BeforeValidator(_whole)
+
+
+def _day(value: Any) -> Any:
+    """A day as JSON writes it, "2025-01-10"; anything else (a number, "20250110", a day that
+    does not exist) is left as it is, for the model to refuse."""
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            return value
+    return value
+
+
+# A day (JSON Schema format "date"), read from its ISO text only.
+Day = Annotated[date, BeforeValidator(_day)]
 
 # A name holds something besides spaces; the core trims and refuses blank or repeated names.
 Name = Annotated[
@@ -145,6 +162,14 @@ class NewGame(Body):
         None,
         description="Create the game in this club (a personal token of a scorer or owner of the "
         "club). Players are then guests, given by name.",
+    )
+
+    played_on: Day | None = Field(
+        None,
+        description="The day it was played, for a game entered after the fact (no later than "
+        "tomorrow); it dates the game in every list and files a club game under that day's "
+        "season. Default: today.",
+        examples=["2025-01-10"],
     )
 
     def to_rules(self) -> core.GameRules:

@@ -340,6 +340,9 @@ def create_game() -> Response:
                 403,
                 _("Only the club's scorers and owners can create its games."),
             )
+    if wanted.played_on is not None and game_service.in_the_future(wanted.played_on):
+        message = _("A game cannot be played in the future: check the date.")
+        raise Invalid([field_error("played_on", message, code="played_in_future")])
     try:
         game = game_service.create_game(
             wanted.players,
@@ -347,6 +350,7 @@ def create_game() -> Response:
             wanted.teams,
             device=API_DEVICE,
             club_id=wanted.club_id,
+            played_on=wanted.played_on,
         )
     except core.RuleError as error:
         raise ApiError(422, serialise.errors(_problems(error.problems))) from None

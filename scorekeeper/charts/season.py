@@ -13,12 +13,16 @@ from flask_babel import format_date
 from scorekeeper.charts import draw
 from scorekeeper.charts.cache import CACHE, digest
 from scorekeeper.charts.text import ChartText, chart_text, locale
+from scorekeeper.figures import season_figure
 from scorekeeper.models import Season
 from scorekeeper.services import season_standings
 from scorekeeper.services.season_standings import NightByNight
 
 # How many players the chart follows (the leaders); more lines would not read.
 CHART_PLAYERS = 6
+# Part of the cache key: bumped when the legend's figures change (2: rounded half up, so a
+# chart drawn before reads as the table does once its file is replaced).
+LEGEND = 2
 
 
 def chart_data(season: Season) -> NightByNight:
@@ -39,21 +43,18 @@ def chart_svg(
     `label_of` writes a night's date under its tick."""
     words = text or chart_text()
     probe = label_of(date(2001, 12, 31))  # the date format of the request's language
-    key = digest(repr((season_standings.data_version(season), probe)), 10)
+    key = digest(repr((season_standings.data_version(season), probe, LEGEND)), 10)
     # This season's other charts in these words go: its data moved on.
     prefix = f"season-{season.id}-{locale()}-{words.digest}-s{draw.STYLE}-"
     mine = re.compile(re.escape(prefix) + r"[0-9a-f]+\.svg$")
     return CACHE.get(f"{prefix}{key}.svg", lambda: _render(season, words, label_of), mine.match)
 
 
-def _number(value: float) -> str:
-    return str(round(value)) if value == int(value) else f"{value:.2f}".rstrip("0")
-
-
 def _render(season: Season, text: ChartText, label_of: Callable[[date], str]) -> bytes:
     data = chart_data(season)
+    # The one rounding rule, as in the season's table (6.125 -> 6.13), in the reader's language.
     legend = [
-        _number(values[-1]) if values and values[-1] is not None else "–"
+        season_figure(values[-1] if values else None)
         for values in (data.series[name] for name in data.names)
     ]
     ylabel = {"games_won": text.games_won, "average": text.average}.get(season.method, text.points)

@@ -5,8 +5,6 @@ Forms only read what was typed; what a club allows is checked by services.clubs 
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateField, SelectChoice, SelectField, StringField, SubmitField
@@ -14,6 +12,7 @@ from wtforms.validators import Length, Optional, ValidationError
 
 from scorekeeper import core
 from scorekeeper.forms import SetupForm, language_field, optional_id
+from scorekeeper.services import games as game_service
 from scorekeeper.services.clubs import DEFAULT_INVITE_DAYS, INVITE_DAYS
 
 ROLE_LABELS = {
@@ -160,8 +159,7 @@ class ClubSetupForm(SetupForm):
     played_on = DateField(_l("Played on"), validators=[Optional()])
 
     def validate_played_on(self, field: DateField) -> None:
-        # A day ahead of UTC is still today somewhere; later than that is a typing slip.
-        if field.data is not None and field.data > date.today() + timedelta(days=1):
+        if field.data is not None and game_service.in_the_future(field.data):
             raise ValidationError(_l("A game cannot be played in the future: check the date."))
 
     @classmethod

@@ -56,6 +56,15 @@ def test_a_night_entered_a_year_later_shows_its_own_date_everywhere(app, client,
     assert "1/10/25" in player_text  # best, worst and last games
     today = date.today()
     assert f"{today.month}/{today.day}/{today:%y}" not in player_text + season_page + club_page
+    night_page = text_of(client.get(f"/clubs/{world.club}/nights/{night_id}"))
+    assert "Jan 10, 2025" in night_page  # the night's own date, in its title
+    assert "These games count in the season standings." in night_page  # filed by that date
+    assert f"{today:%b} {today.day}, {today.year}" not in night_page
+    # The charts: the season's tick under the night, the player's month.
+    season_chart = client.get(f"/clubs/{world.club}/seasons/{wins}/chart.svg").text
+    assert ">10 Jan<" in season_chart and f">{today.day} {today:%b}<" not in season_chart
+    player_chart = client.get(f"/clubs/{world.club}/players/{ana}/chart.svg").text
+    assert ">Jan 2025<" in player_chart and f">{today:%b %Y}<" not in player_chart
     rows = _csv_rows(client, world.club)
     assert {row["game_date"] for row in rows} == {"2025-01-10"}
     assert {(row["player"], row["night"], row["table"], row["season"]) for row in rows} == {
@@ -64,7 +73,13 @@ def test_a_night_entered_a_year_later_shows_its_own_date_everywhere(app, client,
         ("Cy", "2025-01-10", "2", "Wins 2025"),
         ("Di", "2025-01-10", "2", "Wins 2025"),
     }
-    assert night_id
+    # The JSON export keeps the night's date, with no made-up time of play.
+    saved = client.get(f"/clubs/{world.club}/export.json").get_json()
+    assert [night["played_on"] for night in saved["club_nights"]] == ["2025-01-10"]
+    assert [(g["played_on"], g["played_at"]) for g in saved["games"]] == [
+        ("2025-01-10", None),
+        ("2025-01-10", None),
+    ]
 
 
 def test_the_night_page_states_the_rule_each_table_used(app, client, world):

@@ -81,7 +81,8 @@ def test_a_game_moved_by_hand_counts_in_that_season_only(app, client, world):
 
 
 def test_averages_are_shown_rounded_half_up(app, client, world):
-    """Ana's average per round is 49/8 = 6.125: shown 6.13 (half to even would say 6.12)."""
+    """Ana's average per round is 49/8 = 6.125: shown 6.13 (half to even would say 6.12), in
+    the table and in the chart's legend alike."""
     ids = roster(app, world.club, "Ana", "Ben")
     season = make_season(app, world.club, "Average", method="average", min_games=0, **SPRING)
     for pips in (20, 29):  # Ana: 20 + 0, 29 + 0, then 0 + 0 twice: 49 points in 8 rounds
@@ -92,3 +93,5 @@ def test_averages_are_shown_rounded_half_up(app, client, world):
              on=date(2025, 3, 7))  # fmt: skip
     page = _page(as_(client, app, world, "viewer"), world, season)
     assert "6.13" in page and "6.12" not in page
+    chart = client.get(f"/clubs/{world.club}/seasons/{season}/chart.svg").text
+    assert "Ana (6.13)" in chart and "6.12" not in chart

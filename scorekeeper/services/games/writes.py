@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -136,6 +136,12 @@ def when_played(day: date | None) -> tuple[date, datetime | None]:
     if day is None or day == now.date():
         return now.date(), now
     return day, None
+
+
+def in_the_future(day: date) -> bool:
+    """True for a day no game can have been played on yet: a day ahead of UTC is still today
+    somewhere, later than that is a typing slip (the setup form and the API refuse it)."""
+    return day > utcnow().date() + timedelta(days=1)
 
 
 def season_on(club_id: int | None, day: date) -> int | None:
