@@ -11,14 +11,13 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
+    Field,
     HiddenField,
     RadioField,
-    SelectMultipleField,
     StringField,
     SubmitField,
 )
 from wtforms.validators import Length
-from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper import core
 from scorekeeper.forms import select_choices
@@ -26,19 +25,19 @@ from scorekeeper.forms import select_choices
 BLOCKED = "blocked"
 
 
-class MultiCheckboxField(SelectMultipleField):
-    """Tiles as checkboxes: works without JavaScript, the script adds live values."""
+class TilesField(Field):
+    """A hand's tiles as ticked ("12-11", ...). The template draws the checkboxes from the tiles
+    on offer (presenters.tile_values); the field holds no choices of its own (a list of ninety
+    per hand, built for every page, cost more than the rest of the form): tiles that are not
+    this round's are reported by the core, in words a player understands."""
 
-    widget = ListWidget(prefix_label=False)
-    option_widget = CheckboxInput()
-
-    def pre_validate(self, form: object) -> None:
-        """Tiles outside the choices are reported by the core, in words a player understands."""
+    def process_formdata(self, valuelist: list[str]) -> None:
+        """Every ticked value, as sent."""
+        self.data = list(valuelist)
 
 
 def round_form_class(
     players: Sequence[str],
-    tile_choices: Sequence[str],
     *,
     open_train: bool,
     strategic: bool,
@@ -78,10 +77,7 @@ def round_form_class(
         setattr(
             RoundForm,
             f"tiles_{seat}",
-            MultiCheckboxField(
-                _l("Tiles in %(name)s's hand", name=name),
-                choices=select_choices([(t, t) for t in tile_choices]),
-            ),
+            TilesField(_l("Tiles in %(name)s's hand", name=name)),
         )
         if open_train:
             setattr(RoundForm, f"open_train_{seat}", BooleanField(_l("Train still open")))
