@@ -43,56 +43,49 @@ def round_form_class(
     strategic: bool,
     adjustments: bool,
 ) -> type[FlaskForm]:
-    """A form class for one game's round sheet: one row of fields per player (by seat)."""
+    """A form class for one game's round sheet: one row of fields per player (by seat).
 
-    class RoundForm(FlaskForm):
-        number = HiddenField()
-        round_version = HiddenField()
+    The fields are gathered first and the class made in one step: setting them on a class one
+    by one (WTForms' usual recipe) costs a type-cache reset each, as much as the rest of the
+    form on a page drawn for every view."""
+    fields: dict[str, object] = {
+        # Hidden fields carry an empty label: WTForms would otherwise translate a label made
+        # from the name, loading its own message catalogue from disk on every page.
+        "number": HiddenField(""),
+        "round_version": HiddenField(""),
         # The client's key for this write: sending the same round twice saves it once.
-        idempotency_key = HiddenField()
+        "idempotency_key": HiddenField(""),
         # One tap: the player who went out, or "blocked" when nobody could.
-        out = RadioField(
+        "out": RadioField(
             _l("Who went out?"),
             choices=select_choices(
                 [(str(i), name) for i, name in enumerate(players)]
                 + [(BLOCKED, _l("Blocked: nobody went out"))]
             ),
             validate_choice=False,
-        )
-        confirm = BooleanField(_l("I checked: save it anyway"))
-        submit = SubmitField(_l("Save round"))
-
+        ),
+        "confirm": BooleanField(_l("I checked: save it anyway")),
+        "submit": SubmitField(_l("Save round")),
+    }
     for seat, name in enumerate(players):
-        setattr(RoundForm, f"pips_{seat}", StringField(name, validators=[Length(max=20)]))
-        setattr(
-            RoundForm,
-            f"mode_{seat}",
-            RadioField(
-                _l("Enter as"),
-                choices=select_choices([("pips", _l("Number")), ("tiles", _l("Tiles"))]),
-                default="pips",
-                validate_choice=False,
-            ),
+        fields[f"pips_{seat}"] = StringField(name, validators=[Length(max=20)])
+        fields[f"mode_{seat}"] = RadioField(
+            _l("Enter as"),
+            choices=select_choices([("pips", _l("Number")), ("tiles", _l("Tiles"))]),
+            default="pips",
+            validate_choice=False,
         )
-        setattr(
-            RoundForm,
-            f"tiles_{seat}",
-            TilesField(_l("Tiles in %(name)s's hand", name=name)),
-        )
+        fields[f"tiles_{seat}"] = TilesField(_l("Tiles in %(name)s's hand", name=name))
         if open_train:
-            setattr(RoundForm, f"open_train_{seat}", BooleanField(_l("Train still open")))
+            fields[f"open_train_{seat}"] = BooleanField(_l("Train still open"))
         if strategic:
-            setattr(RoundForm, f"strategic_{seat}", BooleanField(_l("Strategic error")))
+            fields[f"strategic_{seat}"] = BooleanField(_l("Strategic error"))
         if adjustments:
-            setattr(
-                RoundForm,
-                f"adjust_{seat}",
-                StringField(_l("Adjustment (+/-)"), validators=[Length(max=20)]),
+            fields[f"adjust_{seat}"] = StringField(
+                _l("Adjustment (+/-)"), validators=[Length(max=20)]
             )
-            setattr(
-                RoundForm, f"reason_{seat}", StringField(_l("Reason"), validators=[Length(max=200)])
-            )
-    return RoundForm
+            fields[f"reason_{seat}"] = StringField(_l("Reason"), validators=[Length(max=200)])
+    return type(FlaskForm)("RoundForm", (FlaskForm,), fields)
 
 
 def entry_from_form(form: FlaskForm, players: Sequence[str]) -> core.RoundEntry:

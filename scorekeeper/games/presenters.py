@@ -165,7 +165,7 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
         future_engines=list(state.engines[len(results) :]),
         higher_wins=setup.is_draw,
         running=running,
-        running_rows=[list(totals) for totals in zip(*(running[name] for name in players))],
+        running_rows=[list(row) for row in zip(*(running[name] for name in players), strict=True)],
         late_rules=[rule.value for rule in snapshot.late_rules] if snapshot.any_late else [],
         key=[(s, name) for s, name in zip(short, players, strict=True) if s != name],
         penalties=any(cell.penalty for row in rows for cell in row.cells),
