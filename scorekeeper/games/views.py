@@ -26,7 +26,13 @@ from scorekeeper.access import game_for_device, game_for_share
 from scorekeeper.devices import current_device, known_device
 from scorekeeper.forms import SetupForm, new_write_key, write_key
 from scorekeeper.games import bp
-from scorekeeper.games.forms import entry_from_form, fill_form, round_form_class, typed_fields
+from scorekeeper.games.forms import (
+    RoundForm,
+    entry_from_form,
+    fill_form,
+    round_fields,
+    typed_fields,
+)
 from scorekeeper.games.presenters import (
     apply_problems,
     conflict_view,
@@ -89,16 +95,16 @@ def _render_setup(
 # The game page ---------------------------------------------------------------------------------
 
 
-def _round_form(game: Game, snapshot: Snapshot, formdata=None):
+def _round_form(game: Game, snapshot: Snapshot, formdata=None) -> RoundForm:
     """The round sheet's form for this game's seats and house rules; it reads `formdata` (a
     POST) when given. The tiles on offer come with the page (`_round_sheet`)."""
-    form_class = round_form_class(
-        tuple(snapshot.setup.players),
+    fields = round_fields(
+        snapshot.setup.players,
         open_train=game.open_train_points > 0,
         strategic=game.strategic_error,
         adjustments=game.adjustments,
     )
-    return form_class(formdata=formdata)
+    return RoundForm(fields, formdata)
 
 
 def _render_game(
