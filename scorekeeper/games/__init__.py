@@ -19,7 +19,7 @@ def domino(high: int, low: int, label: str, size: int = 120):
 @bp.app_template_global()
 def game_title(game) -> str:
     """'Mexican Train · double-12' or 'Draw dominoes · to 100 points'."""
-    from flask_babel import gettext as _
+    from scorekeeper.i18n import quick_gettext as _
 
     if game.game_type == "draw":
         return _("Draw dominoes · to %(target)s points", target=game.target)
@@ -29,7 +29,7 @@ def game_title(game) -> str:
 @bp.app_template_global()
 def change_text(change) -> str:
     """One line of a game's history, in words."""
-    from flask_babel import gettext as _
+    from scorekeeper.i18n import quick_gettext as _
 
     values = {
         "round": change.round_number,

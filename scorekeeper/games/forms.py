@@ -11,92 +11,84 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
+    Field,
     HiddenField,
-    RadioField,
-    SelectMultipleField,
     StringField,
     SubmitField,
 )
+from wtforms.fields.core import UnboundField
 from wtforms.validators import Length
-from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper import core
-from scorekeeper.forms import select_choices
 
 BLOCKED = "blocked"
 
 
-class MultiCheckboxField(SelectMultipleField):
-    """Tiles as checkboxes: works without JavaScript, the script adds live values."""
+class TilesField(Field):
+    """A hand's tiles as ticked ("12-11", ...). The template draws the checkboxes from the tiles
+    on offer (presenters.tile_values); the field holds no choices of its own (a list of ninety
+    per hand, built for every page, cost more than the rest of the form): tiles that are not
+    this round's are reported by the core, in words a player understands."""
 
-    widget = ListWidget(prefix_label=False)
-    option_widget = CheckboxInput()
-
-    def pre_validate(self, form: object) -> None:
-        """Tiles outside the choices are reported by the core, in words a player understands."""
+    def process_formdata(self, valuelist: list[str]) -> None:
+        """Every ticked value, as sent."""
+        self.data = list(valuelist)
 
 
-def round_form_class(
+class Choice(Field):
+    """One of a few values (who went out, a hand's pips or tiles), read as sent: the template
+    writes the radio buttons, the core judges the value. A RadioField would build its list of
+    choices for every hand on every page, and nothing reads it."""
+
+
+class RoundForm(FlaskForm):
+    """One game's round sheet: its fields (a row per seat, `round_fields`) are given when it is
+    made. WTForms binds the fields a form class lists in `_unbound_fields` (computed from the
+    declared ones): this form lists its own, in the order given, so that no class is made per
+    page (a new class and its field list cost as much as binding the fields)."""
+
+    def __init__(
+        self, fields: list[tuple[str, UnboundField]], formdata: object | None = None
+    ) -> None:
+        self._unbound_fields = fields
+        super().__init__(formdata=formdata)
+
+
+def round_fields(
     players: Sequence[str],
-    tile_choices: Sequence[str],
     *,
     open_train: bool,
     strategic: bool,
     adjustments: bool,
-) -> type[FlaskForm]:
-    """A form class for one game's round sheet: one row of fields per player (by seat)."""
-
-    class RoundForm(FlaskForm):
-        number = HiddenField()
-        round_version = HiddenField()
+) -> list[tuple[str, UnboundField]]:
+    """The fields of one game's round sheet, in order: one row of fields per player (by seat)."""
+    fields: list[tuple[str, UnboundField]] = [
+        # Hidden fields carry an empty label: WTForms would otherwise translate a label made
+        # from the name, loading its own message catalogue from disk on every page.
+        ("number", HiddenField("")),
+        ("round_version", HiddenField("")),
         # The client's key for this write: sending the same round twice saves it once.
-        idempotency_key = HiddenField()
-        # One tap: the player who went out, or "blocked" when nobody could.
-        out = RadioField(
-            _l("Who went out?"),
-            choices=select_choices(
-                [(str(i), name) for i, name in enumerate(players)]
-                + [(BLOCKED, _l("Blocked: nobody went out"))]
-            ),
-            validate_choice=False,
-        )
-        confirm = BooleanField(_l("I checked: save it anyway"))
-        submit = SubmitField(_l("Save round"))
-
+        ("idempotency_key", HiddenField("")),
+        # One tap: the seat of the player who went out, or "blocked" when nobody could.
+        ("out", Choice(_l("Who went out?"))),
+        ("confirm", BooleanField(_l("I checked: save it anyway"))),
+        ("submit", SubmitField(_l("Save round"))),
+    ]
     for seat, name in enumerate(players):
-        setattr(RoundForm, f"pips_{seat}", StringField(name, validators=[Length(max=20)]))
-        setattr(
-            RoundForm,
-            f"mode_{seat}",
-            RadioField(
-                _l("Enter as"),
-                choices=select_choices([("pips", _l("Number")), ("tiles", _l("Tiles"))]),
-                default="pips",
-                validate_choice=False,
-            ),
-        )
-        setattr(
-            RoundForm,
-            f"tiles_{seat}",
-            MultiCheckboxField(
-                _l("Tiles in %(name)s's hand", name=name),
-                choices=select_choices([(t, t) for t in tile_choices]),
-            ),
-        )
+        fields.append((f"pips_{seat}", StringField(name, validators=[Length(max=20)])))
+        # "pips" or "tiles": how the hand is entered.
+        fields.append((f"mode_{seat}", Choice(_l("Enter as"), default="pips")))
+        fields.append((f"tiles_{seat}", TilesField(_l("Tiles in %(name)s's hand", name=name))))
         if open_train:
-            setattr(RoundForm, f"open_train_{seat}", BooleanField(_l("Train still open")))
+            fields.append((f"open_train_{seat}", BooleanField(_l("Train still open"))))
         if strategic:
-            setattr(RoundForm, f"strategic_{seat}", BooleanField(_l("Strategic error")))
+            fields.append((f"strategic_{seat}", BooleanField(_l("Strategic error"))))
         if adjustments:
-            setattr(
-                RoundForm,
-                f"adjust_{seat}",
-                StringField(_l("Adjustment (+/-)"), validators=[Length(max=20)]),
-            )
-            setattr(
-                RoundForm, f"reason_{seat}", StringField(_l("Reason"), validators=[Length(max=200)])
-            )
-    return RoundForm
+            adjust = StringField(_l("Adjustment (+/-)"), validators=[Length(max=20)])
+            fields.append((f"adjust_{seat}", adjust))
+            reason = StringField(_l("Reason"), validators=[Length(max=200)])
+            fields.append((f"reason_{seat}", reason))
+    return fields
 
 
 def entry_from_form(form: FlaskForm, players: Sequence[str]) -> core.RoundEntry:

@@ -19,9 +19,9 @@ from scorekeeper.models import Game
 from scorekeeper.services.games import Conflict, Snapshot
 
 
-@dataclass
-class Cell:
-    """One player's box in one round of the sheet."""
+class Cell(NamedTuple):
+    """One player's box in one round of the sheet (a tuple: the sheet's template unpacks each
+    of the hundred-odd boxes of a game in one step rather than reading its fields one by one)."""
 
     score: int
     pips: int
@@ -38,6 +38,8 @@ class SheetRow:
 
     number: int
     engine: int | None
+    # How the sheet names the round: its engine ("12-12"), or its number in the draw game.
+    label: str
     cells: list[Cell]
     blocked: bool
     out: str | None
@@ -61,6 +63,8 @@ class Sheet:
     future_engines: list[int]
     higher_wins: bool
     running: dict[str, list[int]]
+    # The same running totals round by round (a row of the chart's table: one total a seat).
+    running_rows: list[list[int]]
     # The late-arrival rules ("highest", "average", "zero") behind the sheet's late cells.
     late_rules: list[str] = field(default_factory=list)
     # (short, full) for each name the column headings had to shorten: the key under the sheet.
@@ -124,6 +128,7 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
             SheetRow(
                 number,
                 result.engine,
+                str(number) if result.engine is None else f"{result.engine}-{result.engine}",
                 cells,
                 result.blocked,
                 result.out,
@@ -146,6 +151,7 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
     leaders = {seat for seat, place in enumerate(places) if place == 1} if results else set()
     scores = core.round_scores(setup, list(results))
     short = abbreviate(players, heading_letters(len(players)))
+    running = {name: core.running_totals(values) for name, values in scores.items()}
     return Sheet(
         players=players,
         short=short,
@@ -158,7 +164,8 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
         team_standings=list(state.team_standings),
         future_engines=list(state.engines[len(results) :]),
         higher_wins=setup.is_draw,
-        running={name: core.running_totals(values) for name, values in scores.items()},
+        running=running,
+        running_rows=[list(row) for row in zip(*(running[name] for name in players), strict=True)],
         late_rules=[rule.value for rule in snapshot.late_rules] if snapshot.any_late else [],
         key=[(s, name) for s, name in zip(short, players, strict=True) if s != name],
         penalties=any(cell.penalty for row in rows for cell in row.cells),

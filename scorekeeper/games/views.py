@@ -27,13 +27,18 @@ from scorekeeper.access import game_for_device, game_for_share
 from scorekeeper.devices import current_device, known_device
 from scorekeeper.forms import SetupForm, new_write_key, write_key
 from scorekeeper.games import bp
-from scorekeeper.games.forms import entry_from_form, fill_form, round_form_class, typed_fields
+from scorekeeper.games.forms import (
+    RoundForm,
+    entry_from_form,
+    fill_form,
+    round_fields,
+    typed_fields,
+)
 from scorekeeper.games.presenters import (
     apply_problems,
     conflict_view,
     error_links,
     sheet_of,
-    tile_choices,
     tile_values,
 )
 from scorekeeper.i18n import prefer_locale, problem_text
@@ -92,17 +97,16 @@ def _render_setup(
 # The game page ---------------------------------------------------------------------------------
 
 
-def _round_form(game: Game, snapshot: Snapshot, engine: int | None, formdata=None):
-    """The round sheet's form for this game's seats and house rules, with the tiles on offer
-    around `engine`; it reads `formdata` (a POST) when given."""
-    form_class = round_form_class(
-        tuple(snapshot.setup.players),
-        tuple(tile_choices(snapshot.setup.rules.set_size, engine)),
+def _round_form(game: Game, snapshot: Snapshot, formdata=None) -> RoundForm:
+    """The round sheet's form for this game's seats and house rules; it reads `formdata` (a
+    POST) when given. The tiles on offer come with the page (`_round_sheet`)."""
+    fields = round_fields(
+        snapshot.setup.players,
         open_train=game.open_train_points > 0,
         strategic=game.strategic_error,
         adjustments=game.adjustments,
     )
-    return form_class(formdata=formdata)
+    return RoundForm(fields, formdata)
 
 
 def _render_game(
@@ -118,7 +122,7 @@ def _render_game(
     state = snapshot.state
     editable = access == "edit"
     if form is None and editable and not state.finished:
-        form = _round_form(game, snapshot, state.next_engine)
+        form = _round_form(game, snapshot)
         form.number.data = str(state.next_round)
         form.idempotency_key.data = new_write_key()
     # The table counted tiles last round: round.js opens each hand's tile picker again (the
@@ -153,7 +157,8 @@ def _round_sheet(
         "game": game,
         "players": list(players),
         "opener": opener,
-        "tile_values": tile_values(game, engine),
+        # Only a page with the round sheet offers tiles (a finished game's page has none).
+        "tile_values": tile_values(game, engine) if form is not None else [],
         "error_links": error_links(form, players) if form is not None else [],
     }
 
@@ -198,7 +203,7 @@ def record_round(game_id: int) -> ResponseReturnValue:
     a round another phone saved first is shown beside this one, for the scorer to choose."""
     game, access = game_for_device(game_id, edit=True)
     snapshot = snapshot_of(game)
-    form = _round_form(game, snapshot, snapshot.state.next_engine, request.form)
+    form = _round_form(game, snapshot, request.form)
     return _record(game, access, snapshot, form)
 
 
@@ -245,11 +250,11 @@ def edit_round(game_id: int, number: int) -> ResponseReturnValue:
     if current is None:
         abort(404)
     if request.method == "GET":
-        form = _round_form(game, snapshot, current.engine)
+        form = _round_form(game, snapshot)
         fill_form(form, game_service.entry_of(current), snapshot.setup.players)
         form.round_version.data = str(snapshot.round_version(number))
         return _render_edit(game, snapshot, number, form)
-    form = _round_form(game, snapshot, current.engine, request.form)
+    form = _round_form(game, snapshot, request.form)
     return _edit(game, access, snapshot, number, form)
 
 
@@ -346,10 +351,10 @@ def resolve_conflict(game_id: int, number: int) -> ResponseReturnValue:
     snapshot = snapshot_of(game)
     saved = snapshot.result(number)
     if choice == "replace" and saved is not None:
-        form = _round_form(game, snapshot, saved.engine, request.form)
+        form = _round_form(game, snapshot, request.form)
         return _edit(game, access, snapshot, number, form)
     if choice == "next":
-        form = _round_form(game, snapshot, snapshot.state.next_engine, request.form)
+        form = _round_form(game, snapshot, request.form)
         return _record(game, access, snapshot, form)
     flash(
         _(

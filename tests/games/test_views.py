@@ -306,6 +306,28 @@ def test_a_refused_round_shows_each_error_beside_its_hand_and_keeps_every_tick(a
     assert saved_rounds(app, game_id) == 0
 
 
+def test_each_hand_ticks_its_own_tiles_without_javascript(client):
+    """The tile boxes of every hand belong to that hand (a tick in Cy's grid is sent as Cy's),
+    with ids that are unique on the page, whether or not another hand has ticks of its own."""
+    game_id = start_game(client)
+    fresh = client.get(f"/games/{game_id}").get_data(as_text=True)
+    refused = client.post(
+        f"/games/{game_id}/rounds", data=round_data(1, {1: ["12-11", "6-4"], 2: "1o"}, out=0)
+    ).get_data(as_text=True)
+    for page, ticked in ((fresh, {}), (refused, {1: ["12-11", "6-4"]})):
+        sheet = HandBlocks(page)
+        ids = [i["id"] for seat in range(4) for i in sheet.named(seat, f"tiles_{seat}")]
+        assert len(ids) == 4 * 90 and len(set(ids)) == len(ids)
+        for seat in range(4):
+            boxes = sheet.named(seat, f"tiles_{seat}")
+            assert [box["value"] for box in boxes][:3] == ["12-11", "12-10", "12-9"]
+            assert all(box["id"].startswith(f"tiles_{seat}-") for box in boxes)
+            assert sheet.checked(seat, f"tiles_{seat}") == ticked.get(seat, [])
+            # No box of another hand's name hides in this hand's grid.
+            assert not [i for i in sheet.inputs[seat] if "tiles_" in (i.get("name") or "")
+                        and i.get("name") != f"tiles_{seat}"]  # fmt: skip
+
+
 def test_nobody_out_and_not_blocked_is_refused(app, client):
     game_id = start_game(client)
     response = client.post(f"/games/{game_id}/rounds", data=round_data(1, {0: 1, 1: 2, 2: 3, 3: 4}))
