@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+from babel.dates import format_date
 from clubs.helpers import as_, make_world
 from seasons.helpers import make_season
 
@@ -65,6 +66,10 @@ def test_a_club_game_entered_a_year_later_is_dated_and_filed_by_its_day(app, cli
     assert f"{today.month}/{today.day}/{today:%y}" not in club_page + season_page
 
 
+def _day(day: date) -> str:
+    return format_date(day, "medium", locale="en")
+
+
 def test_a_quick_game_entered_after_the_fact_prints_its_day(client):
     created = client.post(
         f"{API}/games", json={"players": ["Ana", "Ben"], "played_on": "2025-01-10"}
@@ -72,13 +77,14 @@ def test_a_quick_game_entered_after_the_fact_prints_its_day(client):
     assert created.status_code == 201, created.get_json()
     sheet = client.get(created.get_json()["view_url"].removeprefix("http://localhost") + "/print")
     assert sheet.status_code == 200
-    assert "2025-01-10" in sheet.text and date.today().isoformat() not in sheet.text
+    # The print sheet writes the day as the reader's language does (English here).
+    assert "Jan 10, 2025" in sheet.text and _day(date.today()) not in sheet.text
 
 
 def test_without_a_day_a_game_is_played_today(client):
     created = client.post(f"{API}/games", json={"players": ["Ana", "Ben"]})
     sheet = client.get(created.get_json()["view_url"].removeprefix("http://localhost") + "/print")
-    assert date.today().isoformat() in sheet.text
+    assert _day(date.today()) in sheet.text
 
 
 @pytest.mark.parametrize(
