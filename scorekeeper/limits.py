@@ -50,6 +50,9 @@ mail_requests = limiter.shared_limit(
     _setting("LIMIT_MAIL_REQUESTS"), scope="mail-requests", methods=WRITES
 )
 
+# "Create a club from an export file", per client.
+imports = limiter.shared_limit(_setting("LIMIT_IMPORTS"), scope="imports", methods=WRITES)
+
 
 def _seconds_until(reset_at: float) -> int:
     """Whole seconds until `reset_at` (a Unix time), at least 1: what Retry-After says."""
@@ -148,6 +151,7 @@ SETTINGS = (
     "LIMIT_CHART_RENDERS",
     "LIMIT_MAIL_REQUESTS",
     "LIMIT_MAILS_PER_ADDRESS",
+    "LIMIT_IMPORTS",
 )
 
 
