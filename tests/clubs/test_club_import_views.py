@@ -29,10 +29,9 @@ from scorekeeper.models import (
 from scorekeeper.services import export_json, removals
 from scorekeeper.services import games as game_service
 from scorekeeper.services import season_standings as standings_service
-from tests.services.club_data import build_club
-
 from tests.conftest import sign_in_client
 from tests.nights.test_nights_views import text_of
+from tests.services.club_data import build_club
 
 from .helpers import assert_sign_in_redirect, make_user, sign_in
 
@@ -52,9 +51,7 @@ def counts() -> dict[str, int]:
 def accounts() -> list[tuple]:
     """Every account as it stands: email, name, password hash, confirmation."""
     return db.session.execute(
-        select(User.email, User.name, User.password_hash, User.email_verified_at).order_by(
-            User.id
-        )
+        select(User.email, User.name, User.password_hash, User.email_verified_at).order_by(User.id)
     ).all()
 
 
@@ -122,7 +119,7 @@ def test_a_good_file_makes_the_uploader_owner_with_the_source_games_and_standing
     assert response.status_code == 200
     page = text_of(response)
     assert "Thursday Trains ☕ is ready" in page
-    assert "3 games with 6 rounds" in page
+    assert "games 3, rounds 6, roster players 5, seasons 2, club nights 2" in page
     # The people the file names are listed to invite, and nobody was added.
     assert "Members are not imported: invite them" in page
     for email in ("fern@example.org", "sam@example.org", "vic@example.org"):
@@ -319,4 +316,3 @@ def _field_error(response) -> str:
     assert marker in html, html[:3000]
     start = html.index(marker) + len(marker)
     return unescape(html[start : html.index("</p>", start)]).strip()
-
