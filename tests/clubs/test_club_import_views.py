@@ -316,3 +316,22 @@ def _field_error(response) -> str:
     assert marker in html, html[:3000]
     start = html.index(marker) + len(marker)
     return unescape(html[start : html.index("</p>", start)]).strip()
+
+
+def test_an_upload_without_the_forms_csrf_token_is_refused(app, client, source, uploader):
+    """The view checks CSRF itself (after raising the size limit): no token, no club."""
+    _before, document = source
+    app.config["WTF_CSRF_ENABLED"] = True
+    with app.app_context():
+        before = counts()
+    response = upload(client, as_json(document))
+    assert response.status_code == 400
+    with app.app_context():
+        assert counts() == before
+    page = client.get("/clubs/import").get_data(as_text=True)
+    token = page.split('name="csrf_token" type="hidden" value="', 1)[1].split('"', 1)[0]
+    response = client.post(
+        "/clubs/import",
+        data={"csrf_token": token, "file": (io.BytesIO(as_json(document)), "club.json")},
+    )
+    assert response.status_code == 200, text_of(response)[:500]
