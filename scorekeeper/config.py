@@ -94,6 +94,9 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # nothing more goes to that address).
         "LIMIT_MAIL_REQUESTS": "10 per 15 minutes; 50 per day",
         "LIMIT_MAILS_PER_ADDRESS": "3 per hour; 10 per day",
+        # Clubs made from an export file uploaded on the web (each upload is checked round by
+        # round through the rules: seconds of CPU for a big club), per client address.
+        "LIMIT_IMPORTS": "10 per hour; 30 per day",
         # Werkzeug's password hashing; tests use a cheaper method to stay fast.
         "PASSWORD_HASH_METHOD": "scrypt",
     }

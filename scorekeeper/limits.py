@@ -61,6 +61,9 @@ sign_ups = _shared("LIMIT_SIGN_UPS", "sign-ups")
 # "Forgot your password?" and "send the confirmation again", per client.
 mail_requests = _shared("LIMIT_MAIL_REQUESTS", "mail-requests")
 
+# "Create a club from an export file", per client.
+imports = limiter.shared_limit(_setting("LIMIT_IMPORTS"), scope="imports", methods=WRITES)
+
 
 def _seconds_until(reset_at: float) -> int:
     """Whole seconds until `reset_at` (a Unix time), at least 1: what Retry-After says."""
@@ -159,6 +162,7 @@ SETTINGS = (
     "LIMIT_CHART_RENDERS",
     "LIMIT_MAIL_REQUESTS",
     "LIMIT_MAILS_PER_ADDRESS",
+    "LIMIT_IMPORTS",
 )
 
 

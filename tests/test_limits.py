@@ -5,6 +5,7 @@ drawn at once, and a chart that cannot get a slot in time answers 503 with Retry
 
 from __future__ import annotations
 
+import io
 import threading
 
 import pytest
@@ -30,6 +31,7 @@ def app_config(app_config):
         "LIMIT_ROUND_WRITES": f"{LIMIT} per minute",
         "LIMIT_SIGN_UPS": f"{LIMIT} per minute",
         "LIMIT_CHART_RENDERS": f"{LIMIT} per minute",
+        "LIMIT_IMPORTS": f"{LIMIT} per minute",
     }
 
 
@@ -158,6 +160,23 @@ def test_sign_ups_are_limited_per_address(client):
     assert_limited_page(sign_up(client, LIMIT, ME))
     assert client.get("/sign-up", **from_(ME)).status_code == 200
     assert sign_up(client, LIMIT + 1, OTHER).status_code == 302
+
+
+def test_club_imports_from_a_file_are_limited_per_address(client, user_factory, sign_in):
+    """Each upload is checked round by round (CPU): past LIMIT_IMPORTS it is answered 429,
+    refused files included; reading the page is not counted."""
+    account = user_factory()
+    sign_in(client, account.email, account.password)
+
+    def upload(address: str):
+        data = {"file": (io.BytesIO(b"{not json"), "club.json")}
+        return client.post("/clubs/import", data=data, **from_(address))
+
+    for _ in range(LIMIT):
+        assert upload(ME).status_code == 422
+    assert_limited_page(upload(ME))
+    assert client.get("/clubs/import", **from_(ME)).status_code == 200
+    assert upload(OTHER).status_code == 422
 
 
 def test_behind_a_trusted_proxy_each_client_is_counted_on_its_own(app, app_config):

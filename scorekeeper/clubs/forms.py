@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, DateField, SelectChoice, SelectField, StringField, SubmitField
 from wtforms.validators import Length, Optional, ValidationError
 
@@ -30,6 +31,16 @@ class ClubForm(FlaskForm):
 
     name = StringField(_l("Club name"), validators=[Length(max=200)])
     submit = SubmitField(_l("Create the club"))
+
+
+class ImportForm(FlaskForm):
+    """Create a club from an export file (the JSON of a club's Export)."""
+
+    file = FileField(
+        _l("Export file (.json)"),
+        validators=[FileRequired(_l("Choose the export file (.json) to upload."))],
+    )
+    submit = SubmitField(_l("Create the club from this file"))
 
 
 class SettingsForm(FlaskForm):

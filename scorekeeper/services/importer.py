@@ -21,6 +21,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import (
     Change,
     Club,
+    ClubEvent,
     ClubNight,
     Game,
     Hand,
@@ -55,11 +56,13 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 @dataclass
 class ImportReport:
-    """What an import created: the club, row counts, and accounts that need a password."""
+    """What an import created: the club, row counts, and accounts that need a password (the
+    CLI), or the people the file names whom an upload from the web did not add (`not_added`)."""
 
     club: Club
     counts: dict[str, int]
     new_users: list[str] = field(default_factory=list)
+    not_added: list[str] = field(default_factory=list)
 
 
 # Reading the file --------------------------------------------------------------------------
@@ -102,12 +105,13 @@ def read_document(source: BinaryIO | bytes) -> object:
         raise ImportProblem("This is not a JSON file: it nests too deeply.") from None
 
 
-def count_rows(doc: Mapping[str, Any]) -> dict[str, int]:
-    """How many of each thing a (checked) document holds, for the import's summary."""
+def count_rows(doc: Mapping[str, Any], owner: User | None = None) -> dict[str, int]:
+    """How many of each thing a (checked) document holds, for the import's summary (an upload
+    by `owner`: one member, no invite)."""
     games = doc["games"]
     return {
-        "members": len(doc["members"]),
-        "invites": len(doc["invites"]),
+        "members": 1 if owner else len(doc["members"]),
+        "invites": 0 if owner else len(doc["invites"]),
         "roster": len(doc["roster"]),
         "seasons": len(doc["seasons"]),
         "club_nights": len(doc["club_nights"]),
@@ -120,13 +124,13 @@ def count_rows(doc: Mapping[str, Any]) -> dict[str, int]:
 # Writing it --------------------------------------------------------------------------------
 
 
-def _taken_tokens(doc: Mapping[str, Any]) -> list[str]:
+def _taken_tokens(doc: Mapping[str, Any], owner: User | None) -> list[str]:
     """Which of the document's tokens this instance already uses (links must stay unique)."""
     taken: list[str] = []
     club_token = doc["club"]["public_token"]
     if db.session.execute(select(Club.id).where(Club.public_token == club_token)).first():
         taken.append(f"the club's public page token {club_token!r}")
-    invite_tokens = [invite["token"] for invite in doc["invites"]]
+    invite_tokens = [] if owner else [invite["token"] for invite in doc["invites"]]
     game_tokens = [t for game in doc["games"] for t in (game["edit_token"], game["view_token"])]
     for start in range(0, len(invite_tokens), _TOKEN_BATCH):
         batch = invite_tokens[start : start + _TOKEN_BATCH]
@@ -142,8 +146,18 @@ def _taken_tokens(doc: Mapping[str, Any]) -> list[str]:
     return taken
 
 
-def _users(doc: Mapping[str, Any]) -> tuple[dict[str, User], list[str]]:
-    """The document's users by lower-cased email: existing accounts, or new ones (no password)."""
+def _named_people(doc: Mapping[str, Any], owner: User) -> list[str]:
+    """The emails of the file's members and linked roster players, other than `owner`'s."""
+    named = {normalise_email(m["user"]) for m in doc["members"]}
+    named |= {normalise_email(entry["user"]) for entry in doc["roster"] if entry["user"]}
+    return sorted(named - {normalise_email(owner.email)})
+
+
+def _users(doc: Mapping[str, Any], owner: User | None) -> tuple[dict[str, User], list[str]]:
+    """The document's users by lower-cased email: existing accounts, or new ones (no password).
+    An upload by `owner` touches no account: only the owner's own email maps to an account."""
+    if owner is not None:
+        return {normalise_email(owner.email): owner}, []
     by_email: dict[str, User] = {}
     created: list[str] = []
     for entry in doc["users"]:
@@ -207,14 +221,17 @@ def _import_game(doc_game: Mapping[str, Any], club: Club, refs: Refs, index: int
     return game
 
 
-def _import(doc: Mapping[str, Any]) -> tuple[Club, list[str]]:
-    """The document's club and everything it holds, added to the session (not committed);
-    returns the club and the emails of the accounts it created."""
-    users, created = _users(doc)
-    source = doc["club"]
-    club = Club(**_columns(source, "rules"), **source["rules"])
-    db.session.add(club)
-    db.session.flush()
+def _add_members(doc: Mapping[str, Any], club: Club, users: dict[str, User], owner) -> None:
+    """The file's members and invites; an upload by `owner`: the owner alone, no invite (the
+    file's invite links belong to the club it came from), and a line in the club's history."""
+    if owner is not None:
+        db.session.add(Membership(club_id=club.id, user_id=owner.id, role="owner"))
+        db.session.add(
+            ClubEvent(
+                club_id=club.id, user_id=owner.id, user_name=owner.name[:80], action="imported"
+            )
+        )
+        return
     db.session.add_all(
         Membership(
             club_id=club.id, user_id=users[normalise_email(m["user"])].id, **_columns(m, "user")
@@ -229,6 +246,17 @@ def _import(doc: Mapping[str, Any]) -> tuple[Club, list[str]]:
         )
         for i in doc["invites"]
     )
+
+
+def _import(doc: Mapping[str, Any], owner: User | None) -> tuple[Club, list[str]]:
+    """The document's club and everything it holds, added to the session (not committed);
+    returns the club and the emails of the accounts it created."""
+    users, created = _users(doc, owner)
+    source = doc["club"]
+    club = Club(**_columns(source, "rules"), **source["rules"])
+    db.session.add(club)
+    db.session.flush()
+    _add_members(doc, club, users, owner)
     seasons = {
         entry["ref"]: Season(club_id=club.id, **_columns(entry, "ref", "rules"), **entry["rules"])
         for entry in doc["seasons"]
@@ -246,7 +274,7 @@ def _import(doc: Mapping[str, Any]) -> tuple[Club, list[str]]:
     db.session.add_all(nights.values())
     roster: dict[int, RosterPlayer] = {}
     for entry in doc["roster"]:
-        user = users[normalise_email(entry["user"])] if entry["user"] else None
+        user = users.get(normalise_email(entry["user"])) if entry["user"] else None
         roster[entry["ref"]] = RosterPlayer(
             club_id=club.id,
             user_id=user.id if user else None,
@@ -267,11 +295,16 @@ def _import(doc: Mapping[str, Any]) -> tuple[Club, list[str]]:
     return club, created
 
 
-def import_club(data: object) -> ImportReport:
-    """Import a club export as a new club, all or nothing; ImportProblem if it cannot be."""
+def import_club(data: object, owner: User | None = None) -> ImportReport:
+    """Import a club export as a new club, all or nothing; ImportProblem if it cannot be.
+
+    The CLI (no `owner`) brings the file's members along, making accounts for those this
+    instance lacks. An upload from the web by `owner` touches nobody else's account: the
+    uploader is the one member (the owner), the file's invites are left out, and roster players
+    linked to others' accounts come unlinked; the report's `not_added` lists those people."""
     doc = check_document(data)
     check_references(doc)
-    taken = _taken_tokens(doc)
+    taken = _taken_tokens(doc, owner)
     if taken:
         raise ImportProblem(
             "This instance already uses "
@@ -280,7 +313,7 @@ def import_club(data: object) -> ImportReport:
             + ": was this club imported here before? Nothing was imported."
         )
     try:
-        club, created = _import(doc)
+        club, created = _import(doc, owner)
         db.session.commit()
     except IntegrityError as error:
         # A token or account made by someone else while this import ran.
@@ -289,7 +322,8 @@ def import_club(data: object) -> ImportReport:
     except BaseException:
         db.session.rollback()
         raise
-    return ImportReport(club, count_rows(doc), created)
+    named = _named_people(doc, owner) if owner is not None else []
+    return ImportReport(club, count_rows(doc, owner), created, named)
 
 
 def import_club_json(data: object) -> Club:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import flask_migrate
 import pytest
+from flask import Flask
 from playwright.sync_api import Browser, BrowserContext
 from werkzeug.serving import make_server
 
@@ -86,3 +87,20 @@ def context(browser: Browser, browser_context_args: dict) -> Iterator[BrowserCon
     context = browser.new_context(**browser_context_args)
     yield context
     context.close()
+
+
+@pytest.fixture
+def other_instance(tmp_path: Path) -> Iterator[Flask]:
+    """A second, empty Scorekeeper on a fresh SQLite file: where the downloaded club goes."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "other",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'other.sqlite'}",
+        }
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    yield app
+    with app.app_context():
+        db.engine.dispose()

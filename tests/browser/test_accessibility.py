@@ -45,6 +45,7 @@ def pages(t: Tables) -> dict[str, str]:
         "change email": "/account/email",
         "clubs": "/clubs",
         "new club": "/clubs/new",
+        "club from an export file": "/clubs/import",
         "club": club,
         "club new game": f"{club}/games/new",
         "roster": f"{club}/roster",

@@ -10,14 +10,11 @@ from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
-import flask_migrate
 import pytest
 from flask import Flask
 from helpers import NO_SIDE_SCROLL, confirm_email, fill_sign_up, record, set_up, shot, totals
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from scorekeeper import create_app
-from scorekeeper.extensions import db
 from scorekeeper.models import utcnow
 from scorekeeper.services import export_json, importer
 
@@ -38,23 +35,6 @@ def phones(browser: Browser, browser_context_args: dict) -> Iterator[tuple[Page,
     finally:
         for context in contexts:
             context.close()
-
-
-@pytest.fixture
-def other_instance(tmp_path: Path) -> Iterator[Flask]:
-    """A second, empty Scorekeeper on a fresh SQLite file: where the downloaded club goes."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "other",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'other.sqlite'}",
-        }
-    )
-    with app.app_context():
-        flask_migrate.upgrade()
-    yield app
-    with app.app_context():
-        db.engine.dispose()
 
 
 def club_nav(page: Page, name: str) -> None:

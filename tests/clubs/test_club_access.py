@@ -7,6 +7,7 @@ does not leak. A member whose role is too low: 403. The right role: the change i
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -27,6 +28,7 @@ from scorekeeper.models import (
     Season,
 )
 from scorekeeper.services import clubs as club_service
+from scorekeeper.services import export_json
 from scorekeeper.services import games as game_service
 
 from .helpers import (
@@ -300,6 +302,30 @@ def test_anyone_signed_in_may_start_a_club(app, client, world, who):
     else:
         assert response.headers["Location"] == f"/clubs/{made}"
         assert role_of(app, made, world.user(who)) == "owner"
+
+
+@pytest.mark.parametrize("who", WHO)
+def test_anyone_signed_in_may_create_a_club_from_an_export_file(app, client, world, who):
+    """/clubs/import: the page and the upload need only a (confirmed) account; the uploader owns
+    the new club whatever their role elsewhere (an unconfirmed address: test_club_import_views)."""
+    with app.app_context():
+        document = export_json.export_club_json(world.club)
+    document["club"].update(name="From a file", public_token="f" * 22)
+    content = export_json.dumps(document).encode()
+    client = as_(client, app, world, who)
+    page = client.get("/clubs/import")
+    response = client.post("/clubs/import", data={"file": (io.BytesIO(content), "club.json")})
+    made = scalar(app, select(Club.id).where(Club.name == "From a file"))
+    if who == "anonymous":
+        assert_sign_in_redirect(app, page, "/clubs/import")
+        assert_sign_in_redirect(app, response, "/clubs/import")
+        assert made is None
+    else:
+        assert page.status_code == 200
+        assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+        assert role_of(app, made, world.user(who)) == "owner"
+        members = scalar(app, select(func.count(Membership.id)).where(Membership.club_id == made))
+        assert members == 1
 
 
 @pytest.mark.parametrize("who", WHO)

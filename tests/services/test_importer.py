@@ -110,7 +110,7 @@ def test_a_token_taken_during_the_import_rolls_it_all_back(app, document, monkey
     with app.app_context():
         importer.import_club_json(copy.deepcopy(document))
         before = counts()
-        monkeypatch.setattr(importer, "_taken_tokens", lambda doc: [])
+        monkeypatch.setattr(importer, "_taken_tokens", lambda doc, owner: [])
         with pytest.raises(importer.ImportProblem, match="clashes"):
             importer.import_club_json(document)
         assert counts() == before
