@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from flask import current_app, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import format_number
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -62,7 +63,7 @@ def import_club() -> ResponseReturnValue:
         message = _(
             "The file is larger than %(limit)s bytes: it is not a club export. Nothing was "
             "imported.",
-            limit=f"{_upload_limit():,}",
+            limit=format_number(_upload_limit()),
         )
         return _refused(message, 413, user)
     if user.email_verified_at is None:
