@@ -21,6 +21,7 @@ from sqlalchemy import inspect
 from scorekeeper import core, create_app
 from scorekeeper.extensions import db
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 INITDB = shutil.which("initdb")
 PG_CTL = shutil.which("pg_ctl")
@@ -110,7 +111,7 @@ def test_migrations_and_a_game_on_postgresql(postgres_url, monkeypatch):
         assert {"games", "clubs", "seasons"} <= set(inspect(db.engine).get_table_names())
         rules = core.GameRules(rounds=2, blank_scoring=core.BlankScoring.BLANK_25)
         game = game_service.create_game(["Ana", "Ben", "Cy"], rules, device="pg-device-0000000")
-        game = game_service.load_game(game.id)
+        game = load_game(game.id)
         tiles = core.RoundEntry(
             {
                 "Ana": core.HandEntry(tiles=["0-5", "0-0", "3-2"]),
@@ -120,7 +121,7 @@ def test_migrations_and_a_game_on_postgresql(postgres_url, monkeypatch):
             out="Cy",
         )
         assert game_service.record_round(game, tiles).saved
-        game = game_service.load_game(game.id)
+        game = load_game(game.id)
         # The same round saved twice from two phones: the database's unique round number holds.
         with pytest.raises(game_service.StaleGame):
             game_service.record_round(game, tiles, number=1)
@@ -128,8 +129,8 @@ def test_migrations_and_a_game_on_postgresql(postgres_url, monkeypatch):
             {"Ana": core.HandEntry(1), "Ben": core.HandEntry(2), "Cy": core.HandEntry(3)},
             blocked=True,
         )
-        assert game_service.record_round(game_service.load_game(game.id), blocked).saved
-        state = game_service.state_of(game_service.load_game(game.id))
+        assert game_service.record_round(load_game(game.id), blocked).saved
+        state = game_service.state_of(load_game(game.id))
         assert state.finished
         assert [(line.name, line.total) for line in state.standings] == [
             ("Cy", 3),
