@@ -205,7 +205,9 @@ def test_quick_benchmark_produces_every_figure(bench, tmp_path: Path, capsys) ->
     assert {t["target"] for t in results["targets"]} == {
         "game_page_finished",
         "game_page_in_progress",
+        "game_page_new_version",
         "api_game_get",
+        "api_round_post",
         "chart_cached",
         "game_page_scaling",
     }
@@ -216,3 +218,28 @@ def test_quick_benchmark_produces_every_figure(bench, tmp_path: Path, capsys) ->
     printed = capsys.readouterr().out
     assert "median ms" in printed and "targets:" in printed
     assert all(row["label"] in printed for row in rows.values())
+
+
+@pytest.mark.parametrize(
+    ("key", "limit"),
+    [
+        ("game_page_finished", 5.0),
+        ("game_page_in_progress", 5.0),
+        ("game_page_new_version", 12.0),
+        ("api_game_get", 3.0),
+        ("api_round_post", 15.0),
+        ("chart_cached", 2.0),
+    ],
+)
+def test_the_benchmark_holds_issue_9s_targets(bench, key: str, limit: float) -> None:
+    """`--strict` fails a run whose median misses one of issue 9's limits, and passes one at it."""
+    fast = {name: {"median_ms": 0.5} for name in REQUESTS}
+    page = {"median_ms": 1.0, "queries": 1, "games": 1}
+    scaling = {"game_page_1_game": page, "game_page_all_games": page}
+
+    def passed(median: float) -> bool:
+        results = bench.check_targets({**fast, key: {"median_ms": median}}, scaling)
+        return next(t for t in results if t["target"] == key)["pass"]
+
+    assert passed(limit)
+    assert not passed(limit + 0.01)
