@@ -10,7 +10,9 @@ wsgi_app = "scorekeeper:create_app()"
 bind = f"{os.environ.get('HOST') or '127.0.0.1'}:{os.environ.get('PORT') or '5000'}"
 worker_class = "gthread"
 # One process per core keeps both busy; threads overlap the waits (database, network) inside
-# each process. Charts are cached per process, so more processes would draw them more often.
+# each process. Charts are files every process shares (charts/cache.py), but each process keeps
+# its own game snapshots (services/games/snapshot.py): more processes would read each new
+# version of a game more often.
 workers = int(os.environ.get("WORKERS") or os.cpu_count() or 2)
 threads = int(os.environ.get("THREADS") or 8)
 # Access and error lines on stdout/stderr; tokens and credentials redacted (scorekeeper/logs.py).

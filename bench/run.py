@@ -50,9 +50,13 @@ NAMES = (
 ).split()
 MAX_PIPS = 150  # the most a hand holds at the end of a round in the generated games
 
-# Timing targets (medians, ms) and the tolerance for "as fast with N games as with 1".
-PAGE_TARGET_MS = 15.0
-CACHED_CHART_TARGET_MS = 3.0
+# Timing targets: server-time medians in ms, issue 9's "Keep" list (a median at the limit
+# passes). And the tolerance for "as fast with N games as with 1".
+GAME_PAGE_TARGET_MS = 5.0  # the game page, finished and in progress
+API_GET_TARGET_MS = 3.0
+FIRST_VIEW_TARGET_MS = 12.0  # the first view of a new version: nothing of it kept yet
+ROUND_SAVE_TARGET_MS = 15.0
+CACHED_CHART_TARGET_MS = 2.0
 SCALING_RATIO = 1.25
 SCALING_SLACK_MS = 0.5
 
@@ -355,7 +359,7 @@ def build(
                 bench.post_games.append((game_id, token, body))
             fresh = plan_game(own, players=8, device=BENCH_DEVICE, open_train=True)
             bench.fresh_id = write_with_services(fresh)
-        bench.games = game_service.count_games()
+        bench.games = db.session.scalar(select(func.count(Game.id)))
         db.session.remove()
     bench.populate_seconds = time.perf_counter() - started
     return bench
@@ -592,17 +596,21 @@ def check_targets(requests: dict[str, Any], scaling: dict[str, Any]) -> list[dic
 
     def under(key: str, label: str, limit: float) -> dict[str, Any]:
         value = requests[key]["median_ms"]
-        text = f"{label}: median {value:.2f} ms < {limit:g} ms"
-        return {"target": key, "text": text, "value": value, "limit": limit, "pass": value < limit}
+        text = f"{label}: median {value:.2f} ms <= {limit:g} ms"
+        return {"target": key, "text": text, "value": value, "limit": limit, "pass": value <= limit}
 
     one, many = scaling["game_page_1_game"], scaling["game_page_all_games"]
     allowed = one["median_ms"] * SCALING_RATIO + SCALING_SLACK_MS
     same_queries = one["queries"] == many["queries"]
     as_fast = many["median_ms"] <= allowed
     return [
-        under("game_page_finished", "game page (finished)", PAGE_TARGET_MS),
-        under("game_page_in_progress", "game page (in progress, form)", PAGE_TARGET_MS),
-        under("api_game_get", "API game GET", PAGE_TARGET_MS),
+        under("game_page_finished", "game page (finished)", GAME_PAGE_TARGET_MS),
+        under("game_page_in_progress", "game page (in progress, form)", GAME_PAGE_TARGET_MS),
+        under(
+            "game_page_new_version", "game page, first view of a new version", FIRST_VIEW_TARGET_MS
+        ),
+        under("api_game_get", "API game GET", API_GET_TARGET_MS),
+        under("api_round_post", "round save (API round POST)", ROUND_SAVE_TARGET_MS),
         under("chart_cached", "cached chart", CACHED_CHART_TARGET_MS),
         {
             "target": "game_page_scaling",

@@ -15,6 +15,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Club, Invite, Membership, RosterPlayer, User, utcnow
 from scorekeeper.services import export_json
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 
 def test_init_db_upgrades_database(runner, app):
@@ -64,7 +65,7 @@ def make_club() -> int:
         out="Ana",
         penalties=[core.PenaltyEntry("Gus", "open_train")],
     )
-    assert game_service.record_round(game_service.load_game(game.id), entry).saved
+    assert game_service.record_round(load_game(game.id), entry).saved
     return club.id
 
 

@@ -24,6 +24,7 @@ from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services import seasons as season_service
+from tests.helpers import load_game
 
 DEVICE = "get-never-writes-device-0123456789ab"
 PLACEHOLDER = re.compile(r"<(?:[^<>:]+:)?(\w+)>")
@@ -105,7 +106,7 @@ def _seed(app, user_factory) -> dict[str, object]:
 
 
 def _play_a_round(game_id: int, device: str | None) -> None:
-    game = game_service.load_game(game_id)
+    game = load_game(game_id)
     names = list(game_service.snapshot_of(game).setup.players)
     hands = {name: core.HandEntry(0 if i == 0 else 5 + i) for i, name in enumerate(names)}
     outcome = game_service.record_round(

@@ -15,6 +15,7 @@ from scorekeeper.extensions import db
 from scorekeeper.limits import render_slot
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
+from tests.helpers import count_games
 
 API = "/api/v1"
 DEVICE = "limits-test-device-0123456789abcdef"
@@ -80,7 +81,7 @@ def assert_limited_json(response) -> None:
 
 def game_count(app) -> int:
     with app.app_context():
-        return game_service.count_games()
+        return count_games()
 
 
 # Game creation ---------------------------------------------------------------------------------

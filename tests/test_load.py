@@ -7,15 +7,12 @@ machine may be busy with other work.
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-LOAD_FILE = Path(__file__).resolve().parent.parent / "bench" / "load.py"
+from tests.helpers import bench_module
 
 pytestmark = pytest.mark.load
 
@@ -23,12 +20,7 @@ pytestmark = pytest.mark.load
 @pytest.fixture(scope="module")
 def load() -> ModuleType:
     """bench/load.py, imported from its file (bench/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("bench_load", LOAD_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("load")
 
 
 @pytest.mark.parametrize(

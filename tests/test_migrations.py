@@ -8,6 +8,7 @@ from sqlalchemy import inspect, text
 from scorekeeper import core, create_app
 from scorekeeper.extensions import db
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 
 def make_app(path):
@@ -55,7 +56,7 @@ def test_upgrade_from_the_game_night_schema_keeps_quick_games(tmp_path):
         flask_migrate.upgrade()
         tables = set(inspect(db.engine).get_table_names())
         assert {"clubs", "users", "roster_players", "seasons", "club_nights"} <= tables
-        game = game_service.load_game(7)
+        game = load_game(7)
         assert game.club_id is None
         state = game_service.state_of(game)
         assert [(line.name, line.total) for line in state.standings] == [("Ana", 0), ("Ben", 23)]
@@ -90,7 +91,7 @@ def test_a_game_survives_a_round_trip_through_the_club_migration(tmp_path):
         flask_migrate.downgrade(revision="0001")
         flask_migrate.upgrade()
         db.session.expire_all()
-        assert [p.name for p in game_service.load_game(game_id).players] == ["Ana", "Ben"]
+        assert [p.name for p in load_game(game_id).players] == ["Ana", "Ben"]
         db.engine.dispose()
 
 

@@ -1,19 +1,15 @@
 """The same app on a real PostgreSQL server: migrations up and down, a game, a club export.
 
 A throwaway cluster is made with the machine's `initdb`/`pg_ctl` (PostgreSQL 15 on these
-machines) for this module only. On a machine without them the module is skipped and says why.
+machines) for this module only, by the helper the load run uses (bench/load.py). On a machine
+without them the module is skipped and says why.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
-import socket
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 
 import flask_migrate
 import pytest
@@ -26,84 +22,19 @@ from scorekeeper.services import club_games, removals
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import roster as roster_service
+from tests.helpers import bench_module, load_game
 
-INITDB = shutil.which("initdb")
-PG_CTL = shutil.which("pg_ctl")
 pytestmark = pytest.mark.skipif(
-    not (INITDB and PG_CTL), reason="PostgreSQL's initdb/pg_ctl are not on this machine"
+    not (shutil.which("initdb") and shutil.which("pg_ctl")),
+    reason="PostgreSQL's initdb/pg_ctl are not on this machine",
 )
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _as_postgres(command: list[str]) -> list[str]:
-    """initdb refuses to run as root: run the server tools as the postgres user then."""
-    if os.geteuid() == 0:
-        return ["runuser", "-u", "postgres", "--", *command]
-    return command
 
 
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
-    # Not under pytest's tmp_path: that is private to root, and the server runs as postgres.
-    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
-    data = folder / "data"
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres")
-    port = _free_port()
-    subprocess.run(
-        _as_postgres(
-            [
-                INITDB,
-                "-D",
-                str(data),
-                "-U",
-                "app",
-                "--auth=trust",
-                "-E",
-                "UTF8",
-                "--locale=C.UTF-8",
-                "-N",
-            ]
-        ),
-        check=True,
-        capture_output=True,
-    )
-    options = f"-k {folder} -p {port} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run(
-        _as_postgres(
-            [PG_CTL, "-D", str(data), "-w", "-o", options, "-l", str(folder / "log"), "start"]
-        ),
-        check=True,
-        capture_output=True,
-    )
-    try:
-        subprocess.run(
-            [
-                "psql",
-                "-h",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "-U",
-                "app",
-                "-d",
-                "postgres",
-                "-c",
-                "CREATE DATABASE scorekeeper",
-            ],
-            check=True,
-            capture_output=True,
-        )
-        yield f"postgresql+psycopg://app@127.0.0.1:{port}/scorekeeper"
-    finally:
-        subprocess.run(
-            _as_postgres([PG_CTL, "-D", str(data), "-m", "fast", "stop"]), capture_output=True
-        )
+    """A fresh PostgreSQL database on its own cluster, stopped and deleted after the module."""
+    with bench_module("load").postgres_cluster() as url:
+        yield url
 
 
 def test_migrations_and_a_game_on_postgresql(postgres_url, monkeypatch):
@@ -115,7 +46,7 @@ def test_migrations_and_a_game_on_postgresql(postgres_url, monkeypatch):
         assert {"games", "clubs", "seasons"} <= set(inspect(db.engine).get_table_names())
         rules = core.GameRules(rounds=2, blank_scoring=core.BlankScoring.BLANK_25)
         game = game_service.create_game(["Ana", "Ben", "Cy"], rules, device="pg-device-0000000")
-        game = game_service.load_game(game.id)
+        game = load_game(game.id)
         tiles = core.RoundEntry(
             {
                 "Ana": core.HandEntry(tiles=["0-5", "0-0", "3-2"]),
@@ -125,7 +56,7 @@ def test_migrations_and_a_game_on_postgresql(postgres_url, monkeypatch):
             out="Cy",
         )
         assert game_service.record_round(game, tiles).saved
-        game = game_service.load_game(game.id)
+        game = load_game(game.id)
         # The same round saved twice from two phones: the database's unique round number holds.
         with pytest.raises(game_service.StaleGame):
             game_service.record_round(game, tiles, number=1)
@@ -133,8 +64,8 @@ def test_migrations_and_a_game_on_postgresql(postgres_url, monkeypatch):
             {"Ana": core.HandEntry(1), "Ben": core.HandEntry(2), "Cy": core.HandEntry(3)},
             blocked=True,
         )
-        assert game_service.record_round(game_service.load_game(game.id), blocked).saved
-        state = game_service.state_of(game_service.load_game(game.id))
+        assert game_service.record_round(load_game(game.id), blocked).saved
+        state = game_service.state_of(load_game(game.id))
         assert state.finished
         assert [(line.name, line.total) for line in state.standings] == [
             ("Cy", 3),

@@ -10,10 +10,8 @@ benchmark, not to unit tests).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -25,8 +23,8 @@ from sqlalchemy import select
 from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, DeviceGame, Game, Hand, Penalty, Player, Round
+from tests.helpers import bench_module, count_games, load_game
 
-BENCH_FILE = Path(__file__).resolve().parent.parent / "bench" / "run.py"
 DEVICE = "query-count-device-00000"
 PLAYERS = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
 
@@ -34,12 +32,7 @@ PLAYERS = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
     """bench/run.py, imported from its file (bench/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("bench_run", BENCH_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the file runs
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("run")
 
 
 def plan(bench: ModuleType, rounds: int, seed: int, **options: Any) -> Any:
@@ -109,14 +102,14 @@ def test_queries_do_not_grow_with_games_or_rounds(app: Flask, statements, bench)
         rng = random.Random(3)
         bench.write_in_bulk([bench.plan_game(rng, device=DEVICE) for _ in range(30)])
         post_to = bench.write_in_bulk([plan(bench, 2, 4)])[0]
-        assert bench.game_service.count_games() == 33
+        assert count_games() == 33
     crowded = counts(app, counter, watched, post_to, 3)
     assert crowded == alone
 
     with app.app_context():
         longer = plan(bench, 10, 1, device=DEVICE)
         for number, entry in enumerate(longer.entries[2:], 3):
-            game = bench.game_service.load_game(watched)
+            game = load_game(watched)
             assert bench.game_service.record_round(game, entry, number=number).saved
             db.session.remove()
         post_to = bench.write_in_bulk([plan(bench, 10, 5)])[0]
@@ -212,7 +205,9 @@ def test_quick_benchmark_produces_every_figure(bench, tmp_path: Path, capsys) ->
     assert {t["target"] for t in results["targets"]} == {
         "game_page_finished",
         "game_page_in_progress",
+        "game_page_new_version",
         "api_game_get",
+        "api_round_post",
         "chart_cached",
         "game_page_scaling",
     }
@@ -223,3 +218,28 @@ def test_quick_benchmark_produces_every_figure(bench, tmp_path: Path, capsys) ->
     printed = capsys.readouterr().out
     assert "median ms" in printed and "targets:" in printed
     assert all(row["label"] in printed for row in rows.values())
+
+
+@pytest.mark.parametrize(
+    ("key", "limit"),
+    [
+        ("game_page_finished", 5.0),
+        ("game_page_in_progress", 5.0),
+        ("game_page_new_version", 12.0),
+        ("api_game_get", 3.0),
+        ("api_round_post", 15.0),
+        ("chart_cached", 2.0),
+    ],
+)
+def test_the_benchmark_holds_issue_9s_targets(bench, key: str, limit: float) -> None:
+    """`--strict` fails a run whose median misses one of issue 9's limits, and passes one at it."""
+    fast = {name: {"median_ms": 0.5} for name in REQUESTS}
+    page = {"median_ms": 1.0, "queries": 1, "games": 1}
+    scaling = {"game_page_1_game": page, "game_page_all_games": page}
+
+    def passed(median: float) -> bool:
+        results = bench.check_targets({**fast, key: {"median_ms": median}}, scaling)
+        return next(t for t in results if t["target"] == key)["pass"]
+
+    assert passed(limit)
+    assert not passed(limit + 0.01)

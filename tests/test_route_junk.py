@@ -15,6 +15,7 @@ from werkzeug.routing.converters import NumberConverter
 from scorekeeper import core, create_app
 from scorekeeper.converters import MAX_ID, IdConverter
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 DEVICE = "route-junk-device-0123456789abcdef"
 
@@ -24,6 +25,7 @@ JUNK_SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+
 # Past every bound a database has: PostgreSQL's integer, SQLite's 64-bit integer, and beyond.
 PAST_THE_BOUND = ("2147483648", "9223372036854775808", "99999999999999999999", "9" * 5000)
 NOT_IDS = ("0", "-1", "+1", "1.0", "1e3", "0x10", "٣", "６", " 1", "1 ", "", "%00", "abc")
@@ -50,7 +52,7 @@ def make_game(app) -> int:
     with app.app_context():
         game = game_service.create_game(["Ana", "Ben"], core.GameRules(), device=DEVICE)
         entry = core.RoundEntry({"Ana": core.HandEntry(0), "Ben": core.HandEntry(5)}, out="Ana")
-        game_service.record_round(game_service.load_game(game.id), entry, device=DEVICE)
+        game_service.record_round(load_game(game.id), entry, device=DEVICE)
         return game.id
 
 

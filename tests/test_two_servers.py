@@ -8,23 +8,20 @@ on one must still never leave the other serving an older game.
 from __future__ import annotations
 
 import http.client
-import importlib.util
 import json
 import random
 import re
 import secrets
 import shutil
-import sys
 import tempfile
 import threading
 import time
 import urllib.parse
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-LOAD_FILE = Path(__file__).resolve().parent.parent / "bench" / "load.py"
+from tests.helpers import bench_module
 
 pytestmark = [
     pytest.mark.load,
@@ -35,16 +32,7 @@ pytestmark = [
 ]
 
 
-def _load_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_load", LOAD_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-load = _load_module()
+load = bench_module("load")
 
 
 @pytest.fixture(scope="module")

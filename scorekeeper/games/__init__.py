@@ -6,14 +6,10 @@ bp = Blueprint("games", __name__)
 
 from scorekeeper.games import views  # noqa: E402, F401  (routes register on bp)
 from scorekeeper.games.chart_views import chart  # noqa: E402, F401  (routes register on bp)
+from scorekeeper.games.domino import pip_positions  # noqa: E402
 
-
-@bp.app_template_global()
-def domino(high: int, low: int, label: str, size: int = 120):
-    """Draw a domino in a template: {{ domino(12, 12, _('Engine 12-12')) }}."""
-    from scorekeeper.games.domino import domino_svg
-
-    return domino_svg(high, low, label, size)
+# Where the `domino` macro (templates/games/_macros.html) puts each half's pips.
+bp.add_app_template_global(pip_positions)
 
 
 @bp.app_template_global()

@@ -40,7 +40,7 @@ from scorekeeper.services.import_refs import check_references
 from scorekeeper.services.import_rules import check_game_rules
 from scorekeeper.services.import_schema import ImportProblem, check_document
 
-__all__ = ["ImportProblem", "ImportReport", "import_club", "import_club_json", "read_document"]
+__all__ = ["ImportProblem", "ImportReport", "import_club", "read_document"]
 
 # The largest file import-club reads (the setting IMPORT_MAX_BYTES): a club's years of games
 # are a few megabytes; a file many times that is not an export.
@@ -324,8 +324,3 @@ def import_club(data: object, owner: User | None = None) -> ImportReport:
         raise
     named = _named_people(doc, owner) if owner is not None else []
     return ImportReport(club, count_rows(doc, owner), created, named)
-
-
-def import_club_json(data: object) -> Club:
-    """Import a club export (the dict of export_club_json) as a new club; ValueError if junk."""
-    return import_club(data).club

@@ -11,7 +11,7 @@ from scorekeeper.api.contract import document
 from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, Club, Game, Membership, User, utcnow
 from scorekeeper.services import accounts as account_service
-from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 API = "/api/v1"
 ROUND = {"out": "Ana", "scores": {"Ben": 15, "Cy": 3}}
@@ -199,7 +199,7 @@ def test_scorer_creates_a_club_game_with_guest_players(app, client, club):
     assert body["edit_url"] is None and body["view_url"] is None
     assert response.headers["Location"] == f"http://localhost{API}/games/{body['id']}"
     with app.app_context():
-        game = game_service.load_game(body["id"])
+        game = load_game(body["id"])
         assert game.club_id == club["id"]
         assert [p.name for p in game.players] == ["Ana", "Ben", "Cy"]
         assert all(p.roster_player_id is None for p in game.players)  # guests

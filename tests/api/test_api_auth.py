@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 API = "/api/v1"
 ROUND = {"out": "Ana", "scores": {"Ben": 15, "Cy": 3}}
@@ -64,7 +64,7 @@ def test_missing_or_malformed_header_is_401(client, app, games, method, path, bo
             "error": "Send the game's token in an Authorization: Bearer header."
         }, authorization
     with app.app_context():
-        assert game_service.load_game(mine["id"]).version == 2  # nothing was written
+        assert load_game(mine["id"]).version == 2  # nothing was written
 
 
 @pytest.mark.parametrize(("method", "path", "body", "edit"), ROUTES, ids=IDS)
@@ -90,7 +90,7 @@ def test_token_matrix(client, app, games, method, path, body, edit):
             assert response.get_json() == {"error": expected}, case
     # The edit token's write went through once (the loop ends with it); nothing else did.
     with app.app_context():
-        found = game_service.load_game(mine["id"])
+        found = load_game(mine["id"])
         assert found.version == (3 if edit else 2)
 
 

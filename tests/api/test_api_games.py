@@ -8,6 +8,7 @@ from flask import Flask
 
 from scorekeeper import core, create_app
 from scorekeeper.services import games as game_service
+from tests.helpers import count_games, load_game
 
 API = "/api/v1"
 
@@ -37,7 +38,7 @@ def test_create_game_answers_201_with_tokens_links_and_headers(client, app: Flas
     assert body["view_url"] == f"http://localhost/s/{body['view_token']}"
     assert body["edit_token"] != body["view_token"]
     with app.app_context():
-        game = game_service.load_game(body["id"])
+        game = load_game(body["id"])
         assert game is not None
         assert game.edit_token == body["edit_token"]
         assert game.view_token == body["view_token"]
@@ -109,13 +110,13 @@ def test_draw_game_dealing_the_whole_set_is_422_on_the_hand_size(client, app):
         ]
     }
     with app.app_context():
-        assert game_service.count_games() == 0
+        assert count_games() == 0
 
 
 def test_no_game_is_stored_when_the_setup_is_refused(client, app):
     client.post(f"{API}/games", json={"players": ["Ana"]})
     with app.app_context():
-        assert game_service.count_games() == 0
+        assert count_games() == 0
 
 
 @pytest.mark.parametrize(
@@ -156,7 +157,7 @@ def test_wrong_types_are_422_naming_the_field(client, app, body, field):
     assert field in [error["field"] for error in errors]
     assert all(error["message"] for error in errors)
     with app.app_context():
-        assert game_service.count_games() == 0
+        assert count_games() == 0
 
 
 @pytest.mark.parametrize(
@@ -183,7 +184,7 @@ def test_text_no_database_can_store_is_400(client, app, name):
         "error": "Text in the request must be Unicode without NUL characters."
     }
     with app.app_context():
-        assert game_service.count_games() == 0
+        assert count_games() == 0
 
 
 def test_nan_in_json_is_refused(client):

@@ -9,6 +9,7 @@ from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 API = "/api/v1"
 
@@ -47,7 +48,7 @@ def put(client, created, number, body, **headers):
 def stored(app, created):
     """The game's rounds and version as the services see them."""
     with app.app_context():
-        found = game_service.load_game(created["id"])
+        found = load_game(created["id"])
         return [r.scores for r in game_service.snapshot_of(found).results], found.version
 
 
@@ -83,7 +84,7 @@ def test_scores_and_penalties_match_check_round(client, app, game):
     response = post(client, game, body)
     assert response.status_code == 201, response.get_json()
     with app.app_context():
-        setup = game_service.snapshot_of(game_service.load_game(game["id"])).setup
+        setup = game_service.snapshot_of(load_game(game["id"])).setup
     check = core.check_round(
         setup,
         1,
@@ -118,7 +119,7 @@ def test_hard_errors_are_422_with_the_cores_problems_and_nothing_saved(client, a
     response = post(client, game, body)
     assert response.status_code == 422
     with app.app_context():
-        setup = game_service.snapshot_of(game_service.load_game(game["id"])).setup
+        setup = game_service.snapshot_of(load_game(game["id"])).setup
     check = core.check_round(
         setup,
         1,
@@ -227,7 +228,7 @@ def test_a_hand_of_many_tiles_fits_the_history(client, app, make_game):
     assert response.status_code == 201, response.get_json()
     assert len(response.get_json()["hands"][1]["tiles"]) == 105
     with app.app_context():
-        history = game_service.history_of(game_service.load_game(created["id"]))
+        history = game_service.history_of(load_game(created["id"]))
         ben = next(change for change in history if change.player == "Ben")
         assert ben.new_value.startswith("1365 (0-0 1-0 1-1")
         assert len(ben.new_value) <= 400  # the column's size on PostgreSQL
@@ -242,7 +243,7 @@ def test_edit_round(client, app, game, conforms):
     assert response.get_json()["out"] == "Ben"
     assert stored(app, game) == ([{"Ana": 8, "Ben": 0, "Cy": 3}], 3)
     with app.app_context():
-        history = game_service.history_of(game_service.load_game(game["id"]))
+        history = game_service.history_of(load_game(game["id"]))
         assert {(c.action, c.player, c.device) for c in history if c.action == "edited"} == {
             ("edited", "Ana", "api"),
             ("edited", "Ben", "api"),
@@ -254,7 +255,7 @@ def test_a_correction_answers_with_the_late_arrivals_hand_it_scored_again(client
     too, and the answer says so, as a GET of the round does."""
     post(client, game, {"out": "Ana", "scores": {"Ben": 15, "Cy": 3}})
     with app.app_context():
-        game_service.join_late(game_service.load_game(game["id"]), "Dee", core.LateRule.HIGHEST)
+        game_service.join_late(load_game(game["id"]), "Dee", core.LateRule.HIGHEST)
     response = put(client, game, 1, {"out": "Ana", "scores": {"Ben": 20, "Cy": 3}})
     assert response.status_code == 200
     hands = {hand["player"]: hand["score"] for hand in response.get_json()["hands"]}

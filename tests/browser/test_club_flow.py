@@ -16,7 +16,8 @@ from helpers import NO_SIDE_SCROLL, confirm_email, fill_sign_up, record, set_up,
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeeper.models import utcnow
-from scorekeeper.services import export_json, importer
+from scorekeeper.services import export_json
+from tests.helpers import import_club_json
 
 PASSWORD = "correct horse battery staple"
 CLUB = "Tuesday Trains"
@@ -157,7 +158,7 @@ def test_a_club_from_sign_up_to_season_standings(
     assert document["club"]["name"] == CLUB
     assert len(document["games"]) == 1
     with other_instance.app_context():
-        imported = importer.import_club_json(document)
+        imported = import_club_json(document)
         again = export_json.export_club_json(imported.id)
     assert export_json.dumps(again) == export_json.dumps(document)
 

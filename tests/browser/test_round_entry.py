@@ -332,6 +332,8 @@ def test_the_phone_that_lost_the_race_chooses(
 def test_end_asks_first_and_a_mistake_is_reopened(phone: Page, live_server: str):
     start(phone, live_server)
     by_numbers(phone, "Ana", {"Ben": "15", "Cy": "7", "Di": "22"})
+    # The save lands (the page reopens at round 2) before End is tapped on the page it replaces.
+    expect(phone.get_by_role("heading", name="Record round 2")).to_be_visible()
     phone.get_by_role("button", name="End the game now").click()
     expect(phone.get_by_role("heading", level=1)).to_have_text("End the game now?")
     shot_at_screenshot_size(phone, "confirm-end.png")

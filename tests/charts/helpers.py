@@ -4,6 +4,7 @@ import os
 
 from scorekeeper import core
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 DEVICE = "chartdevice-0123456789abcdefghij"  # 32 URL-safe characters, like a real one
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
@@ -22,7 +23,7 @@ def make_game(rounds=2, rules=None):
     game = game_service.create_game(PLAYERS, rules or core.GameRules(), device=DEVICE)
     for number in range(rounds):
         play(game, number)
-    return game_service.load_game(game.id)
+    return load_game(game.id)
 
 
 def chart_files(app):

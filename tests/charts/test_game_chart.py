@@ -8,6 +8,7 @@ from scorekeeper import core
 from scorekeeper.charts import game as game_chart
 from scorekeeper.charts.text import ChartText
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 from .helpers import DEVICE, PLAYERS, chart_files, make_game, play
 
@@ -33,7 +34,7 @@ def test_a_new_round_gives_new_bytes_a_new_etag_and_drops_the_old_file(app, rend
         old_race = game_chart.file_name(game, "race", ChartText())
         old_version = game.version
         play(game, 7)
-        game = game_service.load_game(game.id)
+        game = load_game(game.id)
         assert game.version == old_version + 1
         new_race, new_etag = game_chart.chart_svg(game, "race")
         new_name = game_chart.file_name(game, "race", ChartText())
@@ -53,7 +54,7 @@ def test_an_old_version_asked_late_does_not_delete_the_newer_chart(app):
     with app.app_context():
         old = make_game()
         play(old, 3)
-        new = game_service.load_game(old.id)
+        new = load_game(old.id)
         game_chart.chart_svg(new, "race")
         newer_name = game_chart.file_name(new, "race", ChartText())
         game_chart.chart_svg(
@@ -68,7 +69,7 @@ def test_each_language_has_its_own_chart(app):
     # Words given, not looked up: flask-babel keeps a catalogue per language for the whole
     # process, and tests/test_i18n.py needs French to be first looked up with its own.
     with app.test_request_context(headers={"Accept-Language": "fr"}):
-        game = game_service.load_game(game.id)
+        game = load_game(game.id)
         french = game_chart.file_name(game, "race", ChartText())
         game_chart.chart_svg(game, "race", ChartText())
     with app.test_request_context(headers={"Accept-Language": "en"}):
@@ -90,9 +91,9 @@ def test_draw_game_charts_number_the_hands(app):
     rules = core.GameRules(game_type=core.GameType.DRAW)
     with app.app_context():
         game = game_service.create_game(PLAYERS[:3], rules, device=DEVICE)
-        game = game_service.load_game(game.id)
+        game = load_game(game.id)
         play(game)
-        game = game_service.load_game(game.id)
+        game = load_game(game.id)
         svg, _ = game_chart.chart_svg(game, "race", ChartText(hand="Hand"))
     assert b"Hand" in svg
 

@@ -11,6 +11,7 @@ import pytest
 from scorekeeper import core
 from scorekeeper.services import export_json
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 from .helpers import add_member, make_club, make_club_game, make_user, sign_in
 
@@ -20,7 +21,7 @@ def played_club(app) -> tuple[int, int]:
     club_id = make_club(app, owner, "Tuesday Trains")
     game_id = make_club_game(app, club_id, ["Ana", "Ben"])
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         entry = core.RoundEntry({"Ana": core.HandEntry(0), "Ben": core.HandEntry(17)}, "Ana")
         assert game_service.record_round(game, entry).saved
     return club_id, owner

@@ -12,6 +12,7 @@ from scorekeeper.services import club_games as club_game_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.clubs import ClubError
+from tests.helpers import load_game
 
 from .helpers import add_roster, club
 
@@ -33,7 +34,7 @@ def test_a_club_game_seats_roster_players_and_guests(app, club_id, ctx):
 def test_club_games_list_newest_first_with_status_and_winner(app, club_id, ctx):
     add_roster(app, club_id, "Ana")
     old = club_game_service.create_club_game(club(club_id), ["Ana", "Bo"], core.GameRules(rounds=1))
-    old = game_service.load_game(old.id)
+    old = load_game(old.id)
     entry = core.RoundEntry({"Ana": core.HandEntry(0), "Bo": core.HandEntry(9)}, out="Ana")
     game_service.record_round(old, entry)
     new = club_game_service.create_club_game(club(club_id), ["Cy", "Di"], core.GameRules())

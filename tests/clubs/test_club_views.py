@@ -13,6 +13,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Club, Game, Invite, RosterPlayer
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 from .helpers import (
     add_roster,
@@ -90,7 +91,7 @@ def test_the_club_page_shows_games_roster_and_members(app, client, world):
     ana, _ben = add_roster(app, world.club, "Ana", "Ben")
     first = make_club_game(app, world.club, ["Ana", "Cy"])
     with app.app_context():
-        game = game_service.load_game(first)
+        game = load_game(first)
         game.rounds = 1
         entry = core.RoundEntry({"Ana": core.HandEntry(0), "Cy": core.HandEntry(7)}, out="Ana")
         game_service.record_round(game, entry)

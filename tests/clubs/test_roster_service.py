@@ -13,6 +13,7 @@ from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.clubs import ClubError
+from tests.helpers import load_game
 
 from .helpers import add_roster, club, codes, user
 
@@ -55,7 +56,7 @@ def test_only_a_members_account_links_and_only_to_one_entry(app, club_id, people
 def test_a_rename_shows_in_every_game_of_the_club(app, club_id, ctx):
     (ana,) = add_roster(app, club_id, "Ana")
     game = club_game_service.create_club_game(club(club_id), ["ana", "Guest"], core.GameRules())
-    game_service.end_game(game_service.load_game(game.id))
+    game_service.end_game(load_game(game.id))
     roster_service.update_roster_player(db.session.get(RosterPlayer, ana), "Anna", None)
     (line,) = club_game_service.games_of_club(club(club_id))
     assert line.players == ["Anna", "Guest"]

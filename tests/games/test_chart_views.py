@@ -8,7 +8,7 @@ from charts.helpers import DEVICE, make_game, play  # tests/ is on the path
 
 from scorekeeper.devices import COOKIE
 from scorekeeper.games import chart_views
-from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 OTHER_DEVICE = "otherdevice-0123456789abcdefghij"
 
@@ -75,7 +75,7 @@ def test_chart_route_after_a_new_round_has_a_new_etag(app, device_client, game_i
     url = f"/games/{game_id}/chart/rounds.svg"
     first = device_client.get(url)
     with app.app_context():
-        play(game_service.load_game(game_id), 3)
+        play(load_game(game_id), 3)
     second = device_client.get(url, headers={"If-None-Match": first.headers["ETag"]})
     assert second.status_code == 200
     assert second.headers["ETag"] != first.headers["ETag"]
@@ -124,7 +124,7 @@ def test_qr_codes_are_svg_of_the_share_link(app, device_client, game_ids):
         == 304
     )
     with app.test_request_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         assert chart_views.share_url(game) == f"http://localhost/s/{token}"
 
 

@@ -9,6 +9,7 @@ from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 DEVICE = "junk-test-device-0123456789abcdef"
 JUNK_SETTINGS = settings(
@@ -94,7 +95,7 @@ def make_game(app) -> tuple[int, str]:
             )
         )
         game = game_service.create_game(["Ana", "Ben", "Cy"], rules, device=DEVICE)
-        game = game_service.load_game(game.id)
+        game = load_game(game.id)
         entry = core.RoundEntry(
             {"Ana": core.HandEntry(0), "Ben": core.HandEntry(5), "Cy": core.HandEntry(7)},
             out="Ana",

@@ -12,6 +12,7 @@ from scorekeeper.devices import COOKIE
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Round, RoundWrite
 from tests.games.test_views import round_data, start_game
+from tests.helpers import load_game
 
 API = "/api/v1"
 
@@ -156,7 +157,7 @@ def test_a_lost_race_between_two_copies_of_one_write_is_a_repeat(app, client):
         [],
     )
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         real = writes.repeat_of
         calls = []
 
@@ -176,7 +177,7 @@ def test_a_lost_race_between_two_copies_of_one_write_is_a_repeat(app, client):
                 key="same-write-key",
             )
             db.session.remove()
-            game = game_service.load_game(game_id)
+            game = load_game(game_id)
             outcome = game_service.record_round(game, entry, number=1, key="same-write-key")
         finally:
             writes.repeat_of = real

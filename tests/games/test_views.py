@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game, Round
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 FOUR = ["Ana", "Ben", "Cy", "Di"]
 
@@ -111,7 +112,7 @@ def saved_rounds(app, game_id: int) -> int:
 
 def state(app, game_id: int):
     with app.app_context():
-        return game_service.state_of(game_service.load_game(game_id))
+        return game_service.state_of(load_game(game_id))
 
 
 # Setting up ------------------------------------------------------------------------------------
@@ -127,7 +128,7 @@ def test_setup_page_offers_four_rows_and_numeric_fields(client):
 def test_four_names_and_start_is_enough(app, client):
     game_id = start_game(client)
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         assert [p.name for p in game.players] == FOUR
         assert (game.set_size, game.rounds, game.start_double, game.hand_size) == (12, 13, 12, 12)
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
@@ -196,7 +197,7 @@ def test_add_player_keeps_names_and_adds_a_row(client):
 def test_partnerships_pair_players_sitting_opposite(app, client):
     game_id = start_game(client, partners="y")
     with app.app_context():
-        setup = game_service.snapshot_of(game_service.load_game(game_id)).setup
+        setup = game_service.snapshot_of(load_game(game_id)).setup
     assert setup.teams == (("Ana", "Cy"), ("Ben", "Di"))
 
 
@@ -725,10 +726,10 @@ def test_a_finished_game_keeps_each_players_final_figures(app, client):
     game_id = start_game(client, ["Ana", "Ben", "Cy"], rounds=2)
     client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 10, 2: 0}, out=0))
     with app.app_context():
-        assert [p.place for p in game_service.load_game(game_id).players] == [None] * 3
+        assert [p.place for p in load_game(game_id).players] == [None] * 3
     client.post(f"/games/{game_id}/rounds", data=round_data(2, {0: 10, 2: 20}, out=1))
     with app.app_context():
-        players = game_service.load_game(game_id).players
+        players = load_game(game_id).players
         figures = [
             (p.name, p.place, p.place_shared, p.total, p.rounds_played, p.zero_rounds)
             for p in players
@@ -741,7 +742,7 @@ def test_a_finished_game_keeps_each_players_final_figures(app, client):
     ]
     client.post(f"/games/{game_id}/undo", data={"number": "2", "confirm": "yes"})
     with app.app_context():
-        assert [p.total for p in game_service.load_game(game_id).players] == [None] * 3
+        assert [p.total for p in load_game(game_id).players] == [None] * 3
 
 
 def test_the_game_page_shows_the_latest_changes_and_links_the_whole_history(app, client):
@@ -788,13 +789,13 @@ def test_a_game_ended_by_mistake_is_reopened(app, client):
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Reopen the game" in page and "End the game now" not in page
     with app.app_context():
-        assert game_service.load_game(game_id).players[0].place == 1
+        assert load_game(game_id).players[0].place == 1
     response = client.post(f"/games/{game_id}/reopen")
     assert response.status_code == 302
     assert response.headers["Location"].endswith("#record")
     assert not state(app, game_id).finished
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         assert (game.ended_early, game.finished_at) == (False, None)
         assert [p.place for p in game.players] == [None] * 4
     page = client.get(f"/games/{game_id}").get_data(as_text=True)

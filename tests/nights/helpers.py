@@ -13,6 +13,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Club, Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
+from tests.helpers import load_game
 
 ROSTER = ("Ana", "Ben", "Cy", "Di", "Eve", "Finn", "Gus", "Hana", "Ivy")
 
@@ -58,7 +59,7 @@ def start(
 def record(app: Flask, game_id: int, out: str | None, **pips: int) -> None:
     """Record the next round: `out` went out, the others hold `pips`."""
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         hands = {name: core.HandEntry(pips=value) for name, value in pips.items()}
         if out is not None:
             hands[out] = core.HandEntry(pips=0)
@@ -77,7 +78,7 @@ def scores(app: Flask, game_id: int) -> dict[str, list[int]]:
 def late_flags(app: Flask, game_id: int) -> dict[str, list[bool]]:
     """Which of each player's hands are marked late."""
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         names = {player.seat: player.name for player in game.players}
         flags: dict[str, list[bool]] = {name: [] for name in names.values()}
         for row in game.round_rows:

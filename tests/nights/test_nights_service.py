@@ -15,6 +15,7 @@ from scorekeeper.models import Change, Club, ClubNight, Game, Player, Season
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
 from scorekeeper.services.nights import NightError, Seat
+from tests.helpers import load_game
 
 from .helpers import ROSTER, late_flags, record, roster_id, scores, start
 
@@ -70,7 +71,7 @@ def test_a_night_by_hand_makes_one_club_game_per_table(app, world):
         )
         assert len(games) == 3
         for number, (game_id, names) in enumerate(zip(games, THREE_TABLES, strict=True), 1):
-            game = game_service.load_game(game_id)
+            game = load_game(game_id)
             assert (game.club_id, game.club_night_id, game.table_number) == (
                 world.club,
                 night_id,
@@ -217,7 +218,7 @@ def test_the_night_is_finished_when_every_table_is(app, world):
     night_id, games = start(app, world.club, [["Ana", "Ben"], ["Cy", "Di"]])
     with app.app_context():
         for game_id in games:
-            game_service.end_game(game_service.load_game(game_id))
+            game_service.end_game(load_game(game_id))
         night = db.session.get(ClubNight, night_id)
         assert night_service.night_view(night).finished
         lines = night_service.nights_of(db.session.get(Club, world.club))
@@ -248,7 +249,7 @@ def _set_rule(app, club_id, rule):
 def _join(app, club_id, game_id, **kw):
     with app.app_context():
         club = db.session.get(Club, club_id)
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         player = night_service.add_late_player(club, game, **kw)
         return player.name, player.joined_round
 
@@ -267,7 +268,7 @@ def test_a_late_arrival_scores_the_missed_rounds_by_the_club_rule(app, world, ru
     assert late_flags(app, game_id)["Eve"] == [True, True]
     assert late_flags(app, game_id)["Ana"] == [False, False]
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         assert game.version == version + 1
         eve = game.players[-1]
         assert (eve.seat, eve.joined_round, eve.roster_player_id) == (
@@ -295,7 +296,7 @@ def test_after_joining_the_late_arrival_plays_normal_rounds(app, world):
     game_id = _two_rounds(app, world)
     _join(app, world.club, game_id, guest="Zed")
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         # check_round wants Zed's hand now: a round without it is refused.
         entry = core.RoundEntry({n: core.HandEntry(pips=3) for n in ("Ben", "Cy", "Di")}, "Ana")
         outcome = game_service.record_round(game, entry)
@@ -305,7 +306,7 @@ def test_after_joining_the_late_arrival_plays_normal_rounds(app, world):
     assert scores(app, game_id)["Zed"] == [12, 20, 0]
     assert late_flags(app, game_id)["Zed"] == [True, True, False]
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         line = next(s for s in game_service.state_of(game).standings if s.name == "Zed")
         assert (line.total, line.zero_rounds) == (32, 1)
         assert game.players[-1].roster_player_id is None
@@ -315,7 +316,7 @@ def test_editing_an_earlier_round_scores_the_late_hand_again(app, world):
     game_id = _two_rounds(app, world)
     _join(app, world.club, game_id, guest="Zed")
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         row = game.round_rows[0]
         # The edit form still shows Zed's line (0): it is left out, the rule decides.
         hands = {"Ana": 0, "Ben": 15, "Cy": 7, "Di": 4, "Zed": 99}
@@ -335,7 +336,7 @@ def test_the_rule_a_late_arrival_joined_under_stays_theirs(app, world):
     _join(app, world.club, game_id, guest="Zed")  # highest: 12, 20
     _set_rule(app, world.club, "zero")
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         row = game.round_rows[1]
         hands = {"Ana": 5, "Ben": 0, "Cy": 21, "Di": 1}
         entry = core.RoundEntry({n: core.HandEntry(pips=v) for n, v in hands.items()}, "Ben")
@@ -348,9 +349,9 @@ def test_undoing_the_round_before_they_joined_lets_them_play_it(app, world):
     game_id = _two_rounds(app, world)
     _join(app, world.club, game_id, guest="Zed")
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         assert game_service.undo_last_round(game) == 2
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         assert game.players[-1].joined_round == 2
     record(app, game_id, "Zed", Ana=1, Ben=2, Cy=3, Di=4)
     assert scores(app, game_id)["Zed"] == [12, 0]
@@ -379,9 +380,7 @@ def test_a_late_arrival_who_cannot_join(app, world, how, code):
     if how.get("roster_id") == "Ana":
         how = {"roster_id": roster_id(app, world.club, "Ana")}
     with app.app_context(), pytest.raises(NightError) as caught:
-        night_service.add_late_player(
-            db.session.get(Club, world.club), game_service.load_game(game_id), **how
-        )
+        night_service.add_late_player(db.session.get(Club, world.club), load_game(game_id), **how)
     assert [p.code for p in caught.value.problems] == [code]
     assert scores(app, game_id).keys() == {"Ana", "Ben", "Cy", "Di"}
 
@@ -390,7 +389,7 @@ def test_a_guest_name_the_game_has_is_refused(app, world):
     _night, games = start(app, world.club, [["Ana", "Zed"]])
     with app.app_context(), pytest.raises(NightError) as caught:
         night_service.add_late_player(
-            db.session.get(Club, world.club), game_service.load_game(games[0]), guest="zed"
+            db.session.get(Club, world.club), load_game(games[0]), guest="zed"
         )
     assert [(p.code, p.field) for p in caught.value.problems] == [("name_twice", "name")]
 
@@ -413,7 +412,7 @@ def test_no_late_arrival_in_a_partnership_draw_or_finished_game(app, world, kind
         else:
             game = game_service.create_game(["Ana", "Ben"], core.GameRules(), club_id=club.id)
             game_service.end_game(game)
-        game = game_service.load_game(game.id)
+        game = load_game(game.id)
         with pytest.raises(NightError) as caught:
             night_service.add_late_player(club, game, guest="Zed")
         assert [p.code for p in caught.value.problems] == [f"late_{kind}"]
@@ -432,7 +431,7 @@ def test_the_late_rule_must_be_one_of_three(app, world):
 def test_a_round_recorded_from_a_page_loaded_before_a_late_arrival_is_stale(app, world):
     game_id = _two_rounds(app, world)
     with app.app_context():
-        stale = game_service.load_game(game_id)  # this phone loaded the game ...
+        stale = load_game(game_id)  # this phone loaded the game ...
         setup = game_service.snapshot_of(stale).setup
         hands = {name: core.HandEntry(pips=0 if name == "Ana" else 2) for name in setup.players}
         entry = core.RoundEntry(hands, out="Ana")

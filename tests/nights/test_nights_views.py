@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 from .helpers import late_flags, record, roster_id, scores, start
 
@@ -45,7 +46,7 @@ def hand_form(app, club_id, tables, guests=()) -> dict[str, str]:
 def games_of(app, night_id) -> list[Game]:
     with app.app_context():
         return [
-            game_service.load_game(game_id)
+            load_game(game_id)
             for game_id in db.session.execute(
                 select(Game.id).where(Game.club_night_id == night_id).order_by(Game.table_number)
             ).scalars()
@@ -300,7 +301,7 @@ def test_the_late_form_says_what_is_wrong(app, client, world):
 def test_no_late_arrival_once_the_game_is_over(app, client, world):
     game_id = _two_rounds(app, world)
     with app.app_context():
-        game_service.end_game(game_service.load_game(game_id))
+        game_service.end_game(load_game(game_id))
     as_(client, app, world, "scorer")
     page = client.get(f"/games/{game_id}/late")
     assert "The game is over: nobody can join it any more." in page.text
@@ -358,7 +359,7 @@ def test_who_may_do_what(app, world, who):
         else:
             assert response.status_code in (200, 302, 422), (path, response.status_code)
     with app.app_context():
-        added = "Zed" in [p.name for p in game_service.load_game(games[0]).players]
+        added = "Zed" in [p.name for p in load_game(games[0]).players]
         rule = db.session.get(Club, world.club).late_rule
     assert added == (who in ("scorer", "owner"))
     assert rule == ("zero" if who == "owner" else "highest")

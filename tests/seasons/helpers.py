@@ -13,6 +13,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game, RosterPlayer, Season, utcnow
 from scorekeeper.services import games as game_service
 from scorekeeper.services import seasons as season_service
+from tests.helpers import load_game
 
 TODAY = utcnow().date()
 RULES = core.GameRules(rounds=2)  # two rounds a game: short hand-worked games
@@ -75,7 +76,7 @@ def play(
         game_id = game.id
         for number, (out, pips) in enumerate(rounds, 1):
             db.session.remove()
-            loaded = game_service.load_game(game_id)
+            loaded = load_game(game_id)
             hands = {n: core.HandEntry(pips=0 if n == out else pips.get(n, 0)) for n in seats}
             outcome = game_service.record_round(
                 loaded, core.RoundEntry(hands, out), number=number, confirm=True

@@ -3,9 +3,6 @@ tests), and the club games it writes in bulk hold what the services store for a 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -13,20 +10,13 @@ import pytest
 from scorekeeper.extensions import db
 from scorekeeper.models import DeviceGame, Game, Player
 from scorekeeper.services import games as game_service
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+from tests.helpers import bench_module, load_game
 
 
 @pytest.fixture(scope="module")
 def season_bench() -> ModuleType:
     """bench/season.py, imported from its file (bench/ is not a package)."""
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("bench_season", BENCH / "season.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the file runs
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("season")
 
 
 def test_a_tiny_run_produces_every_figure(season_bench, tmp_path):
@@ -57,7 +47,7 @@ def test_bulk_club_games_hold_what_the_services_store(season_bench, tmp_path):
                 ).scalars()
             )
             # The final figures are the core's standings of the stored rounds.
-            state = game_service.state_of(game_service.load_game(game.id))
+            state = game_service.state_of(load_game(game.id))
             lines = {line.name: line for line in state.standings}
             for seat in seats:
                 line = lines[seat.name]

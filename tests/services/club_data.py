@@ -20,6 +20,7 @@ from scorekeeper.models import (
     utcnow,
 )
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 DEVICE = "exportdevice-0123456789abcdefghij"  # a browser's cookie: must not leave the instance
 OWNER_HASH = "scrypt:32768:8:1$salt$owner-secret-hash"
@@ -34,7 +35,7 @@ def hands(**pips):
 def record(game, entry):
     outcome = game_service.record_round(game, entry, confirm=True, device=DEVICE)
     assert outcome.saved, outcome.check.errors
-    return game_service.load_game(game.id)
+    return load_game(game.id)
 
 
 def build_club() -> int:
@@ -120,7 +121,7 @@ def build_club() -> int:
         club_id=club.id,
         roster_ids=[ana.id, benny.id, cleo.id, None],
     )
-    game = game_service.load_game(game.id)
+    game = load_game(game.id)
     game = record(
         game,
         core.RoundEntry(
@@ -143,18 +144,14 @@ def build_club() -> int:
         game, 3, core.RoundEntry(hands(Benny=8, Cleo=6, Dan=7), out="Ana"), device="api"
     )
     assert outcome.saved
-    game = record(
-        game_service.load_game(game.id), core.RoundEntry(hands(Ana=1, Benny=2, Dan=3), out="Cleo")
-    )
-    game_service.undo_last_round(game_service.load_game(game.id), device=DEVICE)
-    game = game_service.load_game(game.id)
+    game = record(load_game(game.id), core.RoundEntry(hands(Ana=1, Benny=2, Dan=3), out="Cleo"))
+    game_service.undo_last_round(load_game(game.id), device=DEVICE)
+    game = load_game(game.id)
     game.season_id, game.club_night_id, game.table_number = spring.id, night.id, 2
     db.session.commit()
     # Fay came late: the rounds she missed are scored by the rule chosen when she joined (the
     # highest score of each), not the club's rule of today (average).
-    game_service.join_late(
-        game_service.load_game(game.id), "Fay", core.LateRule.HIGHEST, device=DEVICE
-    )
+    game_service.join_late(load_game(game.id), "Fay", core.LateRule.HIGHEST, device=DEVICE)
 
     # A team game that was ended early.
     teams = game_service.create_game(
@@ -164,9 +161,7 @@ def build_club() -> int:
         club_id=club.id,
         roster_ids=[ana.id, ben.id, eve.id],
     )
-    teams = record(
-        game_service.load_game(teams.id), core.RoundEntry(hands(Ana=4, Ben=0, Eve=2), out="Gus")
-    )
+    teams = record(load_game(teams.id), core.RoundEntry(hands(Ana=4, Ben=0, Eve=2), out="Gus"))
     game_service.end_game(teams, device=DEVICE)
 
     # The draw game (no engines), with a guest whose name a spreadsheet would run.
@@ -176,9 +171,7 @@ def build_club() -> int:
         club_id=club.id,
         roster_ids=[ana.id, ben.id, None],
     )
-    draw = record(
-        game_service.load_game(draw.id), core.RoundEntry(hands(Ben=10, **{"=1+1": 4}), out="Ana")
-    )
+    draw = record(load_game(draw.id), core.RoundEntry(hands(Ben=10, **{"=1+1": 4}), out="Ana"))
     record(draw, core.RoundEntry(hands(Ana=6, Ben=0), out="=1+1"))
 
     # Another club's game and a quick game: not this club's data.

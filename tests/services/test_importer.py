@@ -13,6 +13,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, Club, Membership, RosterPlayer, User
 from scorekeeper.services import export_json, importer
 from scorekeeper.services import games as game_service
+from tests.helpers import import_club_json
 
 from .club_data import counts, set_at
 
@@ -20,7 +21,7 @@ from .club_data import counts, set_at
 def test_round_trip_into_an_empty_instance_gives_the_same_club(app, document):
     with app.app_context():
         assert counts()["clubs"] == 0
-        club = importer.import_club_json(document)
+        club = import_club_json(document)
         again = export_json.export_club_json(club.id)
     assert export_json.dumps(again) == export_json.dumps(document)
 
@@ -35,7 +36,7 @@ def test_round_trip_into_a_busy_instance_gives_the_same_club(app, document):
         db.session.add(RosterPlayer(club_id=busy.id, display_name="Someone"))
         db.session.commit()
         game_service.create_game(["A", "B"], core.GameRules(), club_id=busy.id)
-        club = importer.import_club_json(document)
+        club = import_club_json(document)
         assert club.id != 1
         again = export_json.export_club_json(club.id)
     # The existing account (found whatever the case of its email) keeps its own email and name.
@@ -99,20 +100,20 @@ def test_import_stores_emails_as_accounts_look_them_up(app, document):
 
 def test_importing_the_same_club_twice_is_refused_whole(app, document):
     with app.app_context():
-        importer.import_club_json(copy.deepcopy(document))
+        import_club_json(copy.deepcopy(document))
         before = counts()
         with pytest.raises(ValueError, match="already uses the club's public page token"):
-            importer.import_club_json(document)
+            import_club_json(document)
         assert counts() == before
 
 
 def test_a_token_taken_during_the_import_rolls_it_all_back(app, document, monkeypatch):
     with app.app_context():
-        importer.import_club_json(copy.deepcopy(document))
+        import_club_json(copy.deepcopy(document))
         before = counts()
         monkeypatch.setattr(importer, "_taken_tokens", lambda doc, owner: [])
         with pytest.raises(importer.ImportProblem, match="clashes"):
-            importer.import_club_json(document)
+            import_club_json(document)
         assert counts() == before
 
 
@@ -130,7 +131,7 @@ def test_a_failure_halfway_leaves_nothing_behind(app, document, monkeypatch):
     with app.app_context():
         before = counts()
         with pytest.raises(RuntimeError):
-            importer.import_club_json(document)
+            import_club_json(document)
         assert counts() == before
 
 
@@ -238,7 +239,7 @@ def test_an_unlikely_hand_confirmed_when_saved_is_imported(app, document):
     document["games"][0]["rounds"][1]["hands"][2].update(pips=140, score=140)
     document["games"][0]["rounds"][1]["hands"][4]["score"] = 140  # Fay: the highest
     with app.app_context():
-        club = importer.import_club_json(document)
+        club = import_club_json(document)
         game = game_service.game_by_token(document["games"][0]["edit_token"], edit=True)
         assert game.club_id == club.id
         assert game.round_rows[1].hands[2].score == 140
@@ -250,7 +251,7 @@ def test_final_figures_are_the_cores_standings_not_the_files(app, document):
     for player in teams["players"]:
         player.update(place=9, total=999, zero_rounds=7)
     with app.app_context():
-        club = importer.import_club_json(document)
+        club = import_club_json(document)
         again = export_json.export_club_json(club.id)
     assert again["games"][1]["players"] == real
 
@@ -314,7 +315,7 @@ def test_a_file_from_before_games_carried_their_day_is_dated_by_its_nights(app, 
         for game in old["games"]
     ]
     with app.app_context():
-        club = importer.import_club_json(old)
+        club = import_club_json(old)
         games = db.session.scalars(select(Game).where(Game.club_id == club.id).order_by(Game.id))
         got = [(g.played_on, g.season_by_hand) for g in games]
     assert got == [(date.fromisoformat(day), False) for day in expected]

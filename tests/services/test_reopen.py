@@ -9,6 +9,7 @@ from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Change
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 PLAYERS = ["Ana", "Ben", "Cy"]
 
@@ -33,13 +34,13 @@ def ended(app):
 
 
 def test_reopening_clears_the_end_and_the_final_figures(ended):
-    game = game_service.load_game(ended)
+    game = load_game(ended)
     assert game.ended_early and game.finished_at is not None
     assert [p.place for p in game.players] == [1, 3, 2]
     version = game.version
     game_service.reopen_game(game, device="phone")
     db.session.remove()
-    game = game_service.load_game(ended)
+    game = load_game(ended)
     assert (game.ended_early, game.finished_at) == (False, None)
     assert [p.place for p in game.players] == [None, None, None]
     assert game.version > version
@@ -56,7 +57,7 @@ def test_a_game_its_rounds_finished_cannot_be_reopened(app):
         game_service.record_round(game, _round("Ana", Ben=10, Cy=4))
         with pytest.raises(game_service.GameOver):
             game_service.reopen_game(game)
-        assert game_service.state_of(game_service.load_game(game.id)).finished
+        assert game_service.state_of(load_game(game.id)).finished
         assert "reopened" not in _actions(game.id)
 
 
@@ -65,15 +66,15 @@ def test_reopening_a_game_in_play_changes_nothing(app):
         game = game_service.create_game(PLAYERS, core.GameRules(rounds=3))
         version = game.version
         game_service.reopen_game(game)
-        assert game_service.load_game(game.id).version == version
+        assert load_game(game.id).version == version
         assert "reopened" not in _actions(game.id)
 
 
 def test_undo_after_an_early_end_plays_on(ended):
-    game = game_service.load_game(ended)
+    game = load_game(ended)
     assert game_service.undo_last_round(game, number=1) == 1
     db.session.remove()
-    game = game_service.load_game(ended)
+    game = load_game(ended)
     state = game_service.state_of(game)
     assert not state.finished and state.rounds_played == 0
     assert not game.ended_early and game.finished_at is None

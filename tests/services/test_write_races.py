@@ -13,6 +13,7 @@ from sqlalchemy import text
 from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 RULES = core.GameRules(rounds=5)
 PLAYERS = ["Ana", "Ben", "Cy"]
@@ -45,8 +46,8 @@ def test_a_round_undone_meanwhile_makes_the_write_stale_not_an_error(app, write)
         game = game_service.create_game(PLAYERS, RULES)
         game_id = game.id
         for ben, cy in ((10, 20), (30, 40)):
-            assert game_service.record_round(game_service.load_game(game_id), entry(ben, cy)).saved
-        game = game_service.load_game(game_id)
+            assert game_service.record_round(load_game(game_id), entry(ben, cy)).saved
+        game = load_game(game_id)
         game_service.snapshot_of(game)  # this server's snapshot: two rounds
         undo_elsewhere(game_id, 2)
         with pytest.raises(game_service.StaleGame):
@@ -55,5 +56,5 @@ def test_a_round_undone_meanwhile_makes_the_write_stale_not_an_error(app, write)
             else:
                 game_service.undo_last_round(game)
         db.session.remove()
-        left = game_service.snapshot_of(game_service.load_game(game_id))
+        left = game_service.snapshot_of(load_game(game_id))
         assert [r.scores for r in left.results] == [{"Ana": 0, "Ben": 10, "Cy": 20}]

@@ -24,7 +24,6 @@ from scorekeeper.services.games.mapping import (
 from scorekeeper.services.games.reads import (
     DeviceGameLine,
     GameRef,
-    count_games,
     device_access,
     game_by_token,
     game_for_device,
@@ -32,7 +31,6 @@ from scorekeeper.services.games.reads import (
     game_row,
     games_of_device,
     history_of,
-    load_game,
 )
 from scorekeeper.services.games.snapshot import JOINED_LATE, Snapshot, snapshot_of, state_of
 from scorekeeper.services.games.unit import Busy
@@ -66,7 +64,6 @@ __all__ = [
     "add_game",
     "conflict_of",
     "as_played",
-    "count_games",
     "create_game",
     "describe_hand",
     "device_access",
@@ -82,7 +79,6 @@ __all__ = [
     "in_the_future",
     "join_late",
     "late_join_problem",
-    "load_game",
     "record_round",
     "remember",
     "reopen_game",

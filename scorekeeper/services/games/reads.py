@@ -6,11 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Row, and_, bindparam, func, select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import Row, and_, bindparam, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Change, DeviceGame, Game, Player, Round
+from scorekeeper.models import Change, DeviceGame, Game, Player
 from scorekeeper.services.games.snapshot import committed
 
 # A device's right to a game, joined to the game (None where the device never opened it).
@@ -41,20 +40,6 @@ def _right(device: str | None, can_edit: bool | None) -> str | None:
 def game_row(game_id: int) -> Game | None:
     """Only the game's own row (its snapshot has the rounds)."""
     return db.session.get(Game, game_id)
-
-
-def load_game(game_id: int) -> Game | None:
-    """The game with its seats, rounds, hands and penalties as stored objects, in a fixed
-    number of queries (the CLI and tests look at what was stored; pages read snapshots)."""
-    return db.session.execute(
-        select(Game)
-        .where(Game.id == game_id)
-        .options(
-            selectinload(Game.players),
-            selectinload(Game.round_rows).selectinload(Round.hands),
-            selectinload(Game.round_rows).selectinload(Round.penalties),
-        )
-    ).scalar_one_or_none()
 
 
 def game_for_device(game_id: int, device: str | None) -> tuple[Game | None, str | None]:
@@ -183,8 +168,3 @@ def games_of_device(device: str | None, limit: int = 50) -> list[DeviceGameLine]
         )
         for row in rows
     ]
-
-
-def count_games() -> int:
-    """How many games the database holds (the benchmark reports it)."""
-    return db.session.execute(select(func.count(Game.id))).scalar_one()
