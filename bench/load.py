@@ -51,8 +51,9 @@ class Settings:
     duration: float = 60.0
     # Seconds of the same load before the measured part (each worker imports and warms up).
     warmup: float = 5.0
-    workers: int = 3
-    threads: int = 8
+    # gunicorn.conf.py's default on 2 cores (one process per core, 4 threads each).
+    workers: int = 2
+    threads: int = 4
     # Writers alone on a game; the others share games in groups of `share`.
     solo: int = 10
     share: int = 4
@@ -156,10 +157,14 @@ def migrate(root: str, environ: dict[str, str]) -> None:
 def gunicorn(
     root: str, environ: dict[str, str], *, workers: int, threads: int, log: Path
 ) -> Iterator[str]:
-    """The app under gunicorn as `make run` starts it (gthread); its base URL once it answers."""
+    """The app under gunicorn as `make run` starts it (gunicorn.conf.py when the checkout has
+    one: gthread, the access log with tokens redacted, into `log`); its base URL once it
+    answers. `workers` and `threads` override the file's."""
     port = free_port()
+    config = Path(root) / "gunicorn.conf.py"
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
+        *(["--config", str(config)] if config.exists() else []),
         "--chdir",
         root,
         "--worker-class",
