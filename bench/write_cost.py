@@ -154,7 +154,8 @@ def run(count: int, profile: int, lock: bool) -> dict[str, Any]:
 
 
 def lock_hold(app: Any, send: Callable[[], None], count: int) -> float:
-    """Median wall milliseconds from BEGIN IMMEDIATE to COMMIT of a round POST."""
+    """Median wall milliseconds from BEGIN IMMEDIATE to COMMIT of a round POST, as SQLite
+    itself runs them (its trace callback also sees what scorekeeper/sqlite.py sends)."""
     from sqlalchemy import event
 
     from scorekeeper.extensions import db
@@ -164,22 +165,23 @@ def lock_hold(app: Any, send: Callable[[], None], count: int) -> float:
     held: list[float] = []
     began: list[float] = []
 
-    def before(_conn, _cursor, statement, *_args) -> None:
+    def trace(statement: str) -> None:
         if statement.startswith("BEGIN IMMEDIATE"):
             began.append(time.perf_counter())
-
-    def commit(_conn) -> None:
-        if began:
+        elif statement.startswith("COMMIT") and began:
             held.append((time.perf_counter() - began.pop()) * 1000)
 
-    event.listen(engine, "before_cursor_execute", before)
-    event.listen(engine, "commit", commit)
+    def traced(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.set_trace_callback(trace)
+
+    event.listen(engine, "connect", traced)
+    engine.dispose()  # new connections, traced
     try:
         for _ in range(count):
             send()
     finally:
-        event.remove(engine, "before_cursor_execute", before)
-        event.remove(engine, "commit", commit)
+        event.remove(engine, "connect", traced)
+        engine.dispose()
     return statistics.median(held)
 
 

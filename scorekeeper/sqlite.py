@@ -15,8 +15,8 @@ BEGIN itself, and a transaction's first write never upgrades its snapshot:
   starts BEGIN IMMEDIATE in the same way.
 
 So a write holds SQLite's one write lock only from its first write to its commit (a round
-save: the game's version, the round, its hands and history lines, about a millisecond of work
-plus the commit), not while it authenticates, reads the game and checks the round: under load
+save: the game's version, the round, its hands and history lines, then the commit's fsync),
+not while it authenticates, reads the game and checks the round: under load
 that read-and-check part, done by many threads at once, was most of the time the lock was held,
 and every other writer of every process waited for it (bench/README.md, "Load run").
 
