@@ -85,7 +85,9 @@ def run(count: int, profile: int, lock: bool) -> dict[str, Any]:
     app = make_app(folder)
     client = app.test_client()
     rng = random.Random(1)
-    games = [Game(client) for _ in range(count // 10 + 1)]
+    # Room for every POST below (warm-up, measured, --lock, --profile): 12 rounds a game.
+    posts = 3 + count // 3 * (1 + lock) + 50 * bool(profile)
+    games = [Game(client) for _ in range(posts // 10 + 2)]
 
     def pick() -> Game:
         return rng.choice([g for g in games if g.played < 12])
