@@ -9,12 +9,15 @@ import os
 wsgi_app = "scorekeeper:create_app()"
 bind = f"{os.environ.get('HOST') or '127.0.0.1'}:{os.environ.get('PORT') or '5000'}"
 worker_class = "gthread"
-# One process per core keeps both busy; threads overlap the waits (database, network) inside
-# each process. Charts are files every process shares (charts/cache.py), but each process keeps
-# its own game snapshots (services/games/snapshot.py): more processes would read each new
-# version of a game more often.
+# One process per core keeps both busy; a few threads overlap the waits (database, commit,
+# network) inside each process. More threads do not add CPU: Python runs one thread of a
+# process at a time, so on 2 cores 8 threads a process only queued more requests inside it,
+# switching between them every few milliseconds (a round save's p99 under 50 writers: 0.97 s
+# with 3 x 8, 0.30 s with 2 x 4; bench/README.md, "Load run"). Requests past those wait in
+# the kernel's queue instead. Chart files are shared by every process (charts/cache.py), but
+# each process keeps its own game snapshots: more processes would read each version more often.
 workers = int(os.environ.get("WORKERS") or os.cpu_count() or 2)
-threads = int(os.environ.get("THREADS") or 8)
+threads = int(os.environ.get("THREADS") or 4)
 # Access and error lines on stdout/stderr; tokens and credentials redacted (scorekeeper/logs.py).
 accesslog = "-"
 errorlog = "-"

@@ -51,8 +51,9 @@ class Settings:
     duration: float = 60.0
     # Seconds of the same load before the measured part (each worker imports and warms up).
     warmup: float = 5.0
-    workers: int = 3
-    threads: int = 8
+    # gunicorn.conf.py's default on 2 cores (one process per core, 4 threads each).
+    workers: int = 2
+    threads: int = 4
     # Writers alone on a game; the others share games in groups of `share`.
     solo: int = 10
     share: int = 4
@@ -156,10 +157,14 @@ def migrate(root: str, environ: dict[str, str]) -> None:
 def gunicorn(
     root: str, environ: dict[str, str], *, workers: int, threads: int, log: Path
 ) -> Iterator[str]:
-    """The app under gunicorn as `make run` starts it (gthread); its base URL once it answers."""
+    """The app under gunicorn as `make run` starts it (gunicorn.conf.py when the checkout has
+    one: gthread, the access log with tokens redacted, into `log`); its base URL once it
+    answers. `workers` and `threads` override the file's."""
     port = free_port()
+    config = Path(root) / "gunicorn.conf.py"
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
+        *(["--config", str(config)] if config.exists() else []),
         "--chdir",
         root,
         "--worker-class",
@@ -262,6 +267,118 @@ def version_of(headers: dict[str, str]) -> int:
     return int(headers["etag"].strip('W/"').rsplit("v", 1)[1])
 
 
+# What the machine did meanwhile ---------------------------------------------------------------
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _children() -> dict[int, list[int]]:
+    """Every process's children, by parent id (from /proc)."""
+    tree: dict[int, list[int]] = defaultdict(list)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            tree[int(fields[1])].append(int(entry.name))
+    return tree
+
+
+def tree_cpu(roots: list[int]) -> float:
+    """CPU seconds (user + system) used so far by these processes and all their descendants
+    (threads included; children that ended and were waited for, too)."""
+    tree, total, todo = _children(), 0, list(roots)
+    while todo:
+        pid = todo.pop()
+        todo.extend(tree.get(pid, ()))
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+    return total / TICK
+
+
+def listening_pids(program: bytes, port: str) -> list[int]:
+    """The processes of `program` whose command line names this port (gunicorn's --bind,
+    PostgreSQL's -p): the servers of this run, not those of other runs on the machine."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            # A script's first word is its interpreter: look at the second too.
+            named = any(program in part.rsplit(b"/", 1)[-1] for part in command[:2])
+            if named and any(
+                part.endswith(b":" + port.encode()) or part == port.encode() for part in command
+            ):
+                found.append(int(entry.name))
+    return found
+
+
+def postgres_pids(database_url: str) -> list[int]:
+    """The PostgreSQL server serving this URL (its postmaster, found by its port), if local."""
+    if not database_url.startswith("postgresql"):
+        return []
+    port = database_url.rsplit(":", 1)[1].split("/", 1)[0]
+    return [pid for pid in listening_pids(b"postgres", port) if pid != os.getpid()]
+
+
+def machine_cpu() -> dict[str, float]:
+    """The whole machine's CPU counters so far (seconds summed over every core), from /proc/stat."""
+    names = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+    first = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    return {name: int(value) / TICK for name, value in zip(names, first, strict=False)}
+
+
+@dataclass
+class Meter:
+    """CPU spent during the measured part: by the app server, the database server, this load
+    client, and the whole machine (others' work too), with the load average at both ends."""
+
+    server: list[int]
+    database: list[int]
+    started: dict[str, Any] = field(default_factory=dict)
+
+    def sample(self) -> dict[str, Any]:
+        return {
+            "server": tree_cpu(self.server),
+            "database": tree_cpu(self.database),
+            "client": time.process_time(),
+            "machine": machine_cpu(),
+            "load": [round(x, 2) for x in os.getloadavg()],
+            "at": time.monotonic(),
+        }
+
+    def start(self) -> None:
+        self.started = self.sample()
+
+    def stop(self, requests: int) -> dict[str, Any]:
+        end, begin = self.sample(), self.started
+        seconds = end["at"] - begin["at"]
+        machine = {k: end["machine"][k] - begin["machine"][k] for k in end["machine"]}
+        capacity = sum(machine.values())
+        spent = {k: round(end[k] - begin[k], 1) for k in ("server", "database", "client")}
+        ours = sum(spent.values())
+        busy = capacity - machine["idle"] - machine["iowait"]
+        return {
+            "cpu_seconds": spent,
+            "server_cpu_ms_per_request": round(1000 * spent["server"] / max(requests, 1), 2),
+            "database_cpu_ms_per_request": round(1000 * spent["database"] / max(requests, 1), 2),
+            "client_cpu_ms_per_request": round(1000 * spent["client"] / max(requests, 1), 2),
+            "cores_available": round(capacity / seconds, 2),
+            "cores_busy": round(busy / seconds, 2),
+            "cores_used_by_run": round(ours / seconds, 2),
+            "cores_used_by_others": round((busy - ours) / seconds, 2),
+            "steal_percent": round(100 * machine["steal"] / max(capacity, 1e-9), 1),
+            "load_average_start": begin["load"],
+            "load_average_end": end["load"],
+        }
+
+
 # The run ---------------------------------------------------------------------------------------
 
 
@@ -285,6 +402,8 @@ class Tally:
     statuses: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     reads: int = 0
+    # Every request sent while measuring (the writers' game loads too): the server's work.
+    requests: int = 0
     # False during the warm-up: answers are checked (acknowledged writes kept), not counted.
     measuring: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -294,6 +413,7 @@ class Tally:
             if not self.measuring and status < 500:
                 return
             self.statuses[f"{kind} {status}"] += 1
+            self.requests += kind != "load"
             if status < 300:
                 self.latencies[kind].append(seconds)
 
@@ -338,6 +458,8 @@ def _write_until(client, path, auth, game, tally, settings, stop, rng) -> None:
     while time.monotonic() < stop:
         try:
             status, headers, body = client.send("GET", path, headers=auth)
+            with tally.lock:
+                tally.requests += tally.measuring
             if status != 200:
                 tally.add("load", status, 0)
                 time.sleep(0.1)
@@ -404,6 +526,7 @@ def _read_until(client, games, tally, stop, rng) -> None:
                 )
             with tally.lock:
                 tally.reads += tally.measuring
+                tally.requests += tally.measuring
                 if status >= 500:
                     tally.statuses[f"read {status}"] += 1
         except (OSError, http.client.HTTPException) as error:
@@ -513,15 +636,19 @@ def run(settings: Settings, database_url: str, scratch: Path) -> dict[str, Any]:
             )
             for _ in range(settings.readers)
         ]
+        port = base.rsplit(":", 1)[1]
+        meter = Meter(listening_pids(b"gunicorn", port), postgres_pids(database_url))
         for thread in threads:
             thread.start()
         time.sleep(settings.warmup)
         with tally.lock:
             tally.measuring = True
             started = time.monotonic()
+            meter.start()
         for thread in threads:
             thread.join()
         elapsed = time.monotonic() - started
+        machine = meter.stop(tally.requests)
     found = check(games, database_url)
     saves = tally.latencies["record"]
     writes = [t for kind in ("record", "edit", "undo") for t in tally.latencies[kind]]
@@ -542,11 +669,14 @@ def run(settings: Settings, database_url: str, scratch: Path) -> dict[str, Any]:
         },
         "write_ms": {"p50": percentile(writes, 50), "p99": percentile(writes, 99)},
         "reads": tally.reads,
+        "requests": tally.requests,
+        "requests_per_second": round(tally.requests / elapsed, 1),
         "responses_5xx": server_errors,
         "statuses": dict(sorted(tally.statuses.items())),
         "client_errors": dict(tally.errors),
         **found,
         "cpus": os.cpu_count(),
+        "machine": machine,
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
     }
 

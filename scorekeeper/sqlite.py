@@ -1,31 +1,34 @@
-"""SQLite under concurrent writers: WAL, a busy timeout, and writes that lock when they begin.
+"""SQLite under concurrent writers: WAL, a busy timeout, and a write lock held only to write.
 
 Python's sqlite3 starts every transaction DEFERRED: it reads, then asks for the write lock at
 its first write. Two such writers deadlock and one gets "database is locked" at once, whatever
-the busy timeout. So SQLAlchemy emits BEGIN itself:
+the busy timeout (upgrading a read snapshot fails if anyone wrote since). So SQLAlchemy emits
+BEGIN itself, and a transaction's first write never upgrades its snapshot:
 
-- requests that may write (POST, PUT, PATCH, DELETE): BEGIN IMMEDIATE, the write lock taken
-  first (waiting up to the busy timeout), so a read-modify-write is one atomic step;
-- GET, HEAD, OPTIONS: a plain BEGIN, a snapshot read in WAL mode without blocking or being
-  blocked by the writer. Taking the write lock for reads too would serialise every page view
-  behind every other one for the whole request;
-- connections opened to read only (`read_only` execution option: a game's snapshot, read on
-  its own connection beside the request's transaction): a plain BEGIN, even in a POST;
+- in a request, every transaction begins with a plain BEGIN: a snapshot read in WAL mode that
+  neither blocks nor is blocked by the writer;
+- its first write (INSERT, UPDATE, DELETE...) ends those reads (COMMIT: they wrote nothing)
+  and starts BEGIN IMMEDIATE, which waits its turn for the write lock (up to the busy
+  timeout); the write and the rest of the transaction run under the lock until COMMIT;
 - outside requests (CLI commands, scripts, tests): no BEGIN for reads, as sqlite3 itself does,
-  so a long-lived session neither holds a lock nor reads a stale snapshot.
+  so a long-lived session neither holds a lock nor reads a stale snapshot; the first write
+  starts BEGIN IMMEDIATE in the same way.
 
-Once a request's write has committed, what it reads to build its answer (the game as it now
-is) begins with a plain BEGIN: waiting for the write lock again there could fail a request whose
-write is already saved, and the client would be told it was not.
+So a write holds SQLite's one write lock only from its first write to its commit (a round
+save: the game's version, the round, its hands and history lines, then the commit's fsync),
+not while it authenticates, reads the game and checks the round: under load
+that read-and-check part, done by many threads at once, was most of the time the lock was held,
+and every other writer of every process waited for it (bench/README.md, "Load run").
+
+What was read before the lock may be stale by the time the write runs: the same as on
+PostgreSQL, where reads never lock. Writes that must not act on a stale read say so in the
+write itself: every write to a game is pinned to the version its checks read (versions.py: the
+version bump, the first statement under the lock, finds the game moved on and nothing is
+saved), unique constraints refuse a second copy of a row (a device's game, a round write's key).
 
 Writers of one process wait their turn on a lock of the process before BEGIN IMMEDIATE: one
 thread at a time asks SQLite, whose busy handler otherwise polls (sleeping up to 100 ms between
 tries), so that under load the lock goes to whoever polls next, not to whoever waited longest.
-
-A read transaction that writes after all (an API token's once-a-minute last use, a CLI
-command) would have to upgrade its snapshot, which fails at once if anyone wrote
-since. So its first write ends the reads and starts BEGIN IMMEDIATE: the write waits its turn
-instead, as it did with sqlite3's own BEGIN (sent only before a write).
 """
 
 from __future__ import annotations
@@ -33,32 +36,18 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from flask import Flask, g, has_request_context, request
+from flask import Flask, has_request_context
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
 from scorekeeper.extensions import db
 
-READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Statements that need the write lock (SAVEPOINT too: it must live in the write transaction).
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "SAVEPOINT", "CREATE", "DROP", "ALTER")
 # connection.info key: False while the transaction only reads, True once it holds the lock.
 _WRITING = "scorekeeper_sqlite_writing"
 # connection.info key: True while this connection holds the process's writer lock.
 _HOLDS = "scorekeeper_sqlite_writer_lock"
-
-
-def begins_immediate(connection: Connection) -> bool:
-    """True when this transaction should take the write lock as it begins: in a request
-    whose method may write, unless the connection only reads (option `read_only`: a game's
-    snapshot, read beside the request's own transaction, must not wait for its lock)."""
-    if connection.get_execution_options().get("read_only"):
-        return False
-    return (
-        has_request_context()
-        and request.method not in READ_METHODS
-        and not g.get("sqlite_write_committed")
-    )
 
 
 def configure_engine(engine: Engine, busy_timeout: float) -> None:
@@ -88,12 +77,8 @@ def configure_engine(engine: Engine, busy_timeout: float) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        immediate = begins_immediate(connection)
-        connection.info[_WRITING] = immediate
-        if immediate:
-            take_writer_lock(connection.info)
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
-        elif has_request_context() or connection.get_execution_options().get("read_only"):
+        connection.info[_WRITING] = False
+        if has_request_context() or connection.get_execution_options().get("read_only"):
             connection.exec_driver_sql("BEGIN")
 
     @event.listens_for(engine, "before_cursor_execute")
@@ -109,8 +94,6 @@ def configure_engine(engine: Engine, busy_timeout: float) -> None:
 
     @event.listens_for(engine, "commit")
     def _commit(connection: Connection) -> None:
-        if connection.info.get(_WRITING) and has_request_context():
-            g.sqlite_write_committed = True
         drop_writer_lock(connection.info)
 
     @event.listens_for(engine, "rollback")

@@ -15,6 +15,7 @@ from sqlalchemy.exc import OperationalError
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Round
+from scorekeeper.services import games as game_service
 from scorekeeper.services.games import unit, writes
 
 API = "/api/v1"
@@ -123,6 +124,7 @@ def app_config(app_config):
 
 def test_sqlite_locked_past_the_busy_timeout_answers_503_not_500(app, client, created):
     path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    assert client.post(f"/e/{created['edit_token']}").status_code == 302  # this phone scores
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process holds the write lock
     try:
@@ -131,13 +133,19 @@ def test_sqlite_locked_past_the_busy_timeout_answers_503_not_500(app, client, cr
             json=ROUND,
             headers={"Authorization": f"Bearer {created['edit_token']}"},
         )
-        page = client.post(f"/games/{created['id']}/end")
+        # A POST that only reads (End's first step asks) does not need the lock.
+        asked = client.post(f"/games/{created['id']}/end")
+        page = client.post(f"/games/{created['id']}/end", data={"confirm": "yes"})
     finally:
         holder.execute("ROLLBACK")
         holder.close()
     assert response.status_code == 503
     assert response.headers["Retry-After"] == "1"
     assert "not saved" in response.get_json()["error"]
+    assert asked.status_code == 200
+    assert "End the game now?" in asked.get_data(as_text=True)
     assert page.status_code == 503
     assert "Wait a moment and send it again." in page.get_data(as_text=True)
     assert rounds_stored(app, created["id"]) == 0
+    with app.app_context():
+        assert game_service.game_row(created["id"]).finished_at is None  # not ended either

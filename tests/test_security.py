@@ -14,6 +14,7 @@ from scorekeeper import create_app
 from scorekeeper.responses import SVG_POLICY
 from scorekeeper.security import CONTENT_SECURITY_POLICY, trusted_proxies
 from scorekeeper.services import accounts as account_service
+from scorekeeper.services.games.unit import Busy
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 API = "/api/v1"
@@ -84,6 +85,50 @@ def test_every_kind_of_page_carries_the_headers(client, game):
     for name, response in pages.items():
         assert_hardened(response, name=name)
         response.close()
+
+
+def test_error_answers_carry_the_headers(app, app_config):
+    """Refusals and failures too: too many requests (429), a crash (500), a busy database
+    (503), each as a page and as an API answer (`app`: the migrated database, shared)."""
+    app = create_app(
+        {
+            **app_config,
+            "PROPAGATE_EXCEPTIONS": False,  # a crash reaches the 500 handler, as in production
+            "RATELIMIT_ENABLED": True,
+            "LIMIT_NEW_GAMES": "1 per minute",
+        }
+    )
+
+    @app.get("/_crash")
+    @app.get(f"{API}/_crash")
+    def crash():
+        raise RuntimeError("boom")
+
+    @app.get("/_busy")
+    @app.get(f"{API}/_busy")
+    def busy():
+        raise Busy()
+
+    client = app.test_client()
+    form = {"players-0": "Ana", "players-1": "Ben", "game_type": "mexican_train"}
+    assert client.post(f"{API}/games", json={"players": ["Ana", "Ben"]}).status_code == 201
+    pages = {
+        "page 429": client.post("/games/new", data=form),
+        "API 429": client.post(f"{API}/games", json={"players": ["Ana", "Ben"]}),
+        "page 500": client.get("/_crash"),
+        "API 500": client.get(f"{API}/_crash", headers={"Accept": "application/json"}),
+        "page 503": client.get("/_busy"),
+        "API 503": client.get(f"{API}/_busy", headers={"Accept": "application/json"}),
+    }
+    statuses = {name: response.status_code for name, response in pages.items()}
+    assert statuses == {name: int(name[-3:]) for name in pages}
+    # The API's answers are JSON, the pages HTML (each went through its own error handler).
+    kinds = {name: response.mimetype for name, response in pages.items()}
+    assert kinds == {
+        name: "application/json" if name.startswith("API") else "text/html" for name in pages
+    }
+    for name, response in pages.items():
+        assert_hardened(response, name=name)
 
 
 @pytest.mark.parametrize("path", ["/s/{token}/chart/race.svg", "/s/{token}/qr.svg"])

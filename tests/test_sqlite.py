@@ -1,4 +1,4 @@
-"""SQLite under concurrent writers: WAL, a busy timeout, writes that lock as they begin."""
+"""SQLite under concurrent writers: WAL, a busy timeout, the write lock held only to write."""
 
 from __future__ import annotations
 
@@ -50,19 +50,82 @@ def begins_of(app, send) -> list[str]:
     return seen
 
 
-def test_writes_lock_as_they_begin_and_reads_do_not(app, client):
-    created = {}
+def statements_of(app, send) -> list[str]:
+    """What SQLite itself runs while `send()` runs (each statement's first three words),
+    including the BEGIN and COMMIT statements sqlite.py sends on the cursor."""
+    seen: list[str] = []
+    with app.app_context():
+        engine = db.engine
 
-    def create():
-        created.update(client.post(f"{API}/games", json={"players": ["Ana", "Ben"]}).get_json())
+    def trace(dbapi_connection, _record):
+        dbapi_connection.set_trace_callback(lambda sql: seen.append(" ".join(sql.split()[:3])))
 
-    # The write locks as it begins; the answer's reads, once it committed, do not lock again.
-    begins = begins_of(app, create)
-    assert begins[0] == "BEGIN IMMEDIATE"
-    assert set(begins[1:]) <= {"BEGIN"}
+    event.listen(engine, "connect", trace)
+    engine.dispose()  # new connections, traced
+    try:
+        send()
+    finally:
+        event.remove(engine, "connect", trace)
+        engine.dispose()
+    return [statement for statement in seen if not statement.startswith("PRAGMA")]
+
+
+def test_a_round_save_holds_the_write_lock_only_to_write(app, client):
+    """Authenticating, reading the game and checking the round run on a read snapshot; the
+    write lock is taken at the first write (the game's version, pinned to what was read)."""
+    created = client.post(f"{API}/games", json={"players": ["Ana", "Ben"]}).get_json()
+    headers = {"Authorization": f"Bearer {created['edit_token']}"}
+    path = f"{API}/games/{created['id']}/rounds"
+
+    def save():
+        answer = client.post(path, json={"out": "Ana", "scores": {"Ben": 9}}, headers=headers)
+        assert answer.status_code == 201
+
+    sent = statements_of(app, save)
+    assert sent[0] == "BEGIN"
+    locked = sent.index("BEGIN IMMEDIATE")
+    reads = sent[1:locked]
+    assert any("games" in statement for statement in reads)  # the token's game, read first
+    assert all(statement.startswith(("SELECT", "COMMIT")) for statement in reads), reads
+    assert sent[locked + 1].startswith("UPDATE games"), sent  # the version, pinned
+    under_lock = sent[locked + 1 : sent.index("COMMIT", locked)]
+    assert not [s for s in under_lock if s.startswith("SELECT")], under_lock
+    # The answer's reads, once the write committed, do not lock again.
+    assert set(sent[sent.index("COMMIT", locked) + 1 :]) <= {"BEGIN", "COMMIT"} | {
+        s for s in sent if s.startswith("SELECT")
+    }
     view = {"Authorization": f"Bearer {created['view_token']}"}
     reads = begins_of(app, lambda: client.get(f"{API}/games/{created['id']}", headers=view))
     assert reads and set(reads) == {"BEGIN"}
+
+
+def test_a_write_on_a_stale_read_saves_nothing(app, client, app_config):
+    """Another process saves a round between this save's read and its write: the version it
+    was pinned to is gone, so it is refused (409) and the other round is kept as it was."""
+    created = client.post(f"{API}/games", json={"players": ["Ana", "Ben"]}).get_json()
+    headers = {"Authorization": f"Bearer {created['edit_token']}"}
+    path = f"{API}/games/{created['id']}/rounds"
+    other = create_app(app_config).test_client()  # another worker: its own engine and lock
+    raced = []
+
+    def save_meanwhile(_conn, _cursor, statement, *_args):
+        if statement.startswith("SELECT games.") and not raced:
+            raced.append(
+                other.post(path, json={"out": "Ben", "scores": {"Ana": 40}}, headers=headers)
+            )
+
+    with app.app_context():
+        engine = db.engine
+    # Right after this save read the game (its token's row, and so its version).
+    event.listen(engine, "after_cursor_execute", save_meanwhile)
+    try:
+        mine = client.post(path, json={"out": "Ana", "scores": {"Ben": 9}}, headers=headers)
+    finally:
+        event.remove(engine, "after_cursor_execute", save_meanwhile)
+    assert raced[0].status_code == 201, raced[0].get_data(as_text=True)
+    assert mine.status_code == 409
+    rounds = client.get(f"{API}/games/{created['id']}", headers=headers).get_json()["rounds"]
+    assert len(rounds) == 1
 
 
 def test_a_get_that_writes_after_someone_else_wrote_waits_its_turn(app, app_config):

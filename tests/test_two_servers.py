@@ -17,6 +17,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,56 @@ def views(base: str, game: dict, device: str) -> dict[str, bytes]:
     return seen
 
 
+class ScoreTable(HTMLParser):
+    """The score sheet of a game page (the sheet's score-table), as rows of cell texts
+    by row: a round's row by its id ("round-2"), the others by their heading ("Total")."""
+
+    def __init__(self, page: bytes):
+        super().__init__()
+        self.rows: dict[str, list[str]] = {}
+        self.tables = 0
+        self._depth = 0  # inside the score table: how many tables deep
+        self._row: list[str] | None = None
+        self._row_id: str | None = None
+        self._cell: list[str] | None = None
+        self.feed(page.decode())
+
+    def handle_starttag(self, tag, attrs):
+        found = dict(attrs)
+        classes = (found.get("class") or "").split()
+        # The sheet: "score-table players-3" (the charts' figures table is a score-table too).
+        sheet = "score-table" in classes and any(c.startswith("players-") for c in classes)
+        if tag == "table" and (self._depth or sheet):
+            self.tables += not self._depth
+            self._depth += 1
+        elif self._depth and tag == "tr":
+            self._row, self._row_id = [], found.get("id")
+        elif self._depth and tag in ("td", "th") and self._row is not None:
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self._depth:
+            self._depth -= 1
+        elif tag in ("td", "th") and self._cell is not None and self._row is not None:
+            self._row.append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self.rows[self._row_id or (self._row[0] if self._row else "")] = self._row
+            self._row = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def column(self, name: str) -> int:
+        """The index of a player's column (from the heading row)."""
+        return self.rows["Engine"].index(name)
+
+    def cell(self, row: str, player: str) -> str | None:
+        found = self.rows.get(row)
+        return None if found is None else found[self.column(player)]
+
+
 def record(base: str, game: dict, number: int, pips: dict[str, int]) -> None:
     status, _, body = load.request(
         base,
@@ -136,17 +187,23 @@ def test_a_round_saved_on_one_server_shows_at_once_on_the_other(servers):
     record(first, game, 1, {"Ben": 31, "Cy": 17})
     # The second server sees round 1 and keeps what it worked out (snapshot, chart file).
     before = views(second, game, device)
-    assert b"31" in before["share"] and b"17" in before["share"]
     assert [r["number"] for r in json.loads(before["api"])["rounds"]] == [1]
+    for name in ("page", "share"):
+        sheet = ScoreTable(before[name])
+        assert sheet.tables == 1, name
+        assert [sheet.cell("round-1", p) for p in ("Ben", "Cy")] == ["31", "17"], name
+        assert "round-2" not in sheet.rows, name
+        assert [sheet.cell("Total", p) for p in ("Ben", "Cy")] == ["31", "17"], name
 
     record(first, game, 2, {"Ben": 83, "Cy": 59})
     after = views(second, game, device)
     assert [r["number"] for r in json.loads(after["api"])["rounds"]] == [1, 2]
     for name in ("page", "share"):
-        page = after[name].decode()
-        assert "83" in page and "59" in page, name
-        # Totals after two rounds: Ben 31 + 83, Cy 17 + 59.
-        assert "114" in page and "76" in page, name
+        sheet = ScoreTable(after[name])
+        assert [sheet.cell("round-1", p) for p in ("Ben", "Cy")] == ["31", "17"], name
+        assert [sheet.cell("round-2", p) for p in ("Ben", "Cy")] == ["83", "59"], name
+        # Totals after two rounds: Ben 31 + 83, Cy 17 + 59 (Ana went out both times).
+        assert [sheet.cell("Total", p) for p in ("Ana", "Ben", "Cy")] == ["0", "114", "76"], name
     # The chart drawn for round 1 is not served again: the second server draws round 2's,
     # the same chart the first server draws.
     assert after["chart"] != before["chart"]

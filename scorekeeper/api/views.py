@@ -49,6 +49,8 @@ API_DEVICE = "api"
 # Game ids are stored as 32-bit integers: a larger id in a URL is simply not found.
 GAME = "<id:game_id>"
 ROUND = "<id:number>"
+# Methods that only read: they leave every table as it was (an API token's last use included).
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
 # RFC 6750 b64token; anything else in the header is malformed.
 _TOKEN = re.compile(r"[A-Za-z0-9._~+/-]{1,200}=*")
 
@@ -133,7 +135,8 @@ def _account(token: str) -> User | None:
     that is unknown or revoked."""
     if not account_service.looks_personal(token):
         return None
-    user = account_service.user_for_token(token)
+    # Only a request that writes notes the token's use: a GET never writes.
+    user = account_service.user_for_token(token, note_use=request.method not in READS)
     if user is None:
         raise _unauthorized(_("This personal API token is unknown or was revoked."), invalid=True)
     return user

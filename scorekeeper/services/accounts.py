@@ -39,7 +39,8 @@ SESSION_LIFETIME = timedelta(days=30)
 TOKEN_PREFIX = "sk_"
 # "sk_" + secrets.token_urlsafe(32): 3 + 43 characters (game tokens are 22, so never confused).
 TOKEN_LENGTH = 46
-# Writing last_used_at on every API call would turn each read into a write.
+# A token's last use is noted by the requests that write (a GET never writes), at most this
+# often: writing it on every call would add a write to each of them.
 LAST_USED_EVERY = timedelta(minutes=1)
 EMAIL_MAX = 254
 ADDRESS_MAX = 64
@@ -325,9 +326,12 @@ def revoke_token(user: User, token_id: int) -> ApiToken | None:
     return token
 
 
-def user_for_token(secret: str) -> User | None:
-    """The account a personal token belongs to, if it exists and is not revoked; notes its use
-    (at most once a minute)."""
+def user_for_token(secret: str, *, note_use: bool = False) -> User | None:
+    """The account a personal token belongs to, if it exists and is not revoked.
+
+    `note_use`: the request writes (creates a game, saves a round...): note the token's last
+    use, at most once a minute. Reads note nothing, so a GET never writes (the account page
+    says "last used to save")."""
     if not looks_personal(secret):
         return None
     token = db.session.execute(
@@ -336,7 +340,7 @@ def user_for_token(secret: str) -> User | None:
     if token is None or token.revoked_at is not None:
         return None
     now = utcnow()
-    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY:
+    if note_use and (token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY):
         token.last_used_at = now
         db.session.commit()
     return db.session.get(User, token.user_id)

@@ -408,10 +408,15 @@ def test_create_token_shows_it_once_and_stores_only_its_hash(app, signed_in_clie
         assert (row.name, row.user_id) == ("Tablet app", signed_in_client.account.id)
     account_page = page_of(signed_in_client, "/account")
     assert secret not in account_page
-    assert "Tablet app" in account_page and "never used" in account_page
+    assert "Tablet app" in account_page and "not used to save anything yet" in account_page
     with app.app_context():
         assert account_service.user_for_token(secret).id == signed_in_client.account.id
-    assert "last used" in page_of(signed_in_client, "/account")
+    # A read notes nothing; a write does.
+    assert "not used to save anything yet" in page_of(signed_in_client, "/account")
+    with app.app_context():
+        assert account_service.user_for_token(secret, note_use=True)
+    page = page_of(signed_in_client, "/account")
+    assert "last used to save" in page and "not used to save anything yet" not in page
 
 
 def test_token_needs_a_name(app, signed_in_client):

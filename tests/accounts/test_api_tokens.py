@@ -271,23 +271,34 @@ def _last_used(app, user_id: int):
         ).scalar_one()
 
 
-def test_last_used_is_noted_at_most_once_a_minute(app, client, club, club_game):
+def test_reads_never_note_a_tokens_use(app, client, club, club_game):
+    """A GET never writes: the viewer's token, used only to read, stays "not used to save"."""
     viewer = club["people"]["viewer"]
     url = f"{API}/games/{club_game['id']}"
+    for path in (url, f"{url}/rounds/1"):
+        assert client.get(path, headers=bearer(club["tokens"]["viewer"])).status_code == 200
     assert _last_used(app, viewer.id) is None
-    client.get(url, headers=bearer(club["tokens"]["viewer"]))
-    first = _last_used(app, viewer.id)
+
+
+def test_writes_note_a_tokens_use_at_most_once_a_minute(app, client, club, club_game):
+    scorer = club["people"]["scorer"]
+    url = f"{API}/games/{club_game['id']}"
+    first = _last_used(app, scorer.id)  # its save of round 1 (club_game) noted it
     assert first is not None
-    client.get(url, headers=bearer(club["tokens"]["viewer"]))
-    assert _last_used(app, viewer.id) == first  # within the minute: not written again
+    edited = client.put(f"{url}/rounds/1", json=ROUND, headers=bearer(club["tokens"]["scorer"]))
+    assert edited.status_code == 200
+    assert _last_used(app, scorer.id) == first  # within the minute: not written again
     with app.app_context():
         token = db.session.execute(
-            select(ApiToken).where(ApiToken.user_id == viewer.id)
+            select(ApiToken).where(ApiToken.user_id == scorer.id)
         ).scalar_one()
         token.last_used_at = utcnow() - timedelta(minutes=2)
         db.session.commit()
-    client.get(url, headers=bearer(club["tokens"]["viewer"]))
-    assert _last_used(app, viewer.id) >= utcnow() - timedelta(minutes=1)
+    assert client.get(url, headers=bearer(club["tokens"]["scorer"])).status_code == 200
+    assert _last_used(app, scorer.id) < utcnow() - timedelta(minutes=1)  # a read: not noted
+    saved = client.post(f"{url}/rounds", json=ROUND, headers=bearer(club["tokens"]["scorer"]))
+    assert saved.status_code == 201
+    assert _last_used(app, scorer.id) >= utcnow() - timedelta(minutes=1)
 
 
 # The OpenAPI document ----------------------------------------------------------------------------

@@ -91,8 +91,10 @@ def by_numbers(page: Page, out: str, values: dict[str, str]) -> Thumb:
     thumb.tap(hand(page, out).get_by_text("Went out"))
     for name, value in values.items():
         thumb.type(pips(page, name), value)
-    thumb.tap(page.get_by_role("button", name="Save round"))
-    page.wait_for_load_state("load")
+    # draft.js sends the round, then reloads the page (saved) or submits the form (refused):
+    # wait for that page, not for the one already loaded.
+    with page.expect_navigation():
+        thumb.tap(page.get_by_role("button", name="Save round"))
     return thumb
 
 
