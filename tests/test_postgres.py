@@ -99,7 +99,7 @@ def _delete_a_club_with_everything_in_it() -> None:
     db.session.commit()
     hands = {"Ana": core.HandEntry(0), "Ben": core.HandEntry(9)}
     entry = core.RoundEntry(hands, out="Ana")
-    assert game_service.record_round(game_service.load_game(game.id), entry).saved
+    assert game_service.record_round(load_game(game.id), entry).saved
     removals.delete_season(club, season, owner)
     removals.delete_club(club, owner, "Thursday Trains")
     assert db.session.execute(select(func.count(Club.id))).scalar_one() == 0

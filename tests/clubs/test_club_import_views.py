@@ -30,6 +30,7 @@ from scorekeeper.services import export_json, removals
 from scorekeeper.services import games as game_service
 from scorekeeper.services import season_standings as standings_service
 from tests.conftest import sign_in_client
+from tests.helpers import load_game
 from tests.nights.test_nights_views import text_of
 from tests.services.club_data import build_club
 
@@ -80,7 +81,7 @@ def source(app):
         season_game = db.session.execute(select(Game).where(Game.season_id.is_not(None))).scalar()
         season_game.season_by_hand = True
         db.session.commit()
-        game_service.end_game(game_service.load_game(season_game.id), device=None)
+        game_service.end_game(load_game(season_game.id), device=None)
         before = picture(club_id)
         document = export_json.export_club_json(club_id)
         club = db.session.get(Club, club_id)

@@ -26,6 +26,7 @@ from scorekeeper.models import (
     User,
 )
 from scorekeeper.services import games as game_service
+from tests.helpers import load_game
 
 from .helpers import add_roster, make_club, make_club_game, make_user, messages_on, sign_in
 
@@ -45,7 +46,7 @@ def count(app, model, *where) -> int:
 
 def play_round(app, game_id: int) -> None:
     with app.app_context():
-        game = game_service.load_game(game_id)
+        game = load_game(game_id)
         names = [player.name for player in game.players]
         hands = {name: core.HandEntry(0 if i == 0 else 7) for i, name in enumerate(names)}
         assert game_service.record_round(game, core.RoundEntry(hands, out=names[0])).saved
