@@ -26,6 +26,8 @@ from markupsafe import Markup
 from scorekeeper.config import SUPPORTED_LOCALES
 from scorekeeper.core import Problem
 
+# Where a request keeps the translations it looked up once (`request_translations`).
+_TRANSLATIONS = "scorekeeper_translations"
 # The switcher's cookie: the one language this browser asked for, kept a year.
 LANGUAGE_COOKIE = "lang"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
@@ -93,7 +95,7 @@ def prefer_locale(locale: str | None) -> None:
     Called by the view before it renders."""
     g.club_locale = locale
     refresh()  # Flask-Babel keeps the language it picked for the request: pick again
-    vars(request_ctx._get_current_object()).pop("scorekeeper_translations", None)
+    vars(request_ctx._get_current_object()).pop(_TRANSLATIONS, None)
 
 
 def remember_language(response: Response, locale: str) -> Response:
@@ -145,9 +147,10 @@ def request_translations() -> Translations:
     if not has_request_context():
         return get_translations()
     ctx = request_ctx._get_current_object()
-    found = getattr(ctx, "scorekeeper_translations", None)
+    found = getattr(ctx, _TRANSLATIONS, None)
     if found is None:
-        found = ctx.scorekeeper_translations = get_translations()
+        found = get_translations()
+        setattr(ctx, _TRANSLATIONS, found)
     return found
 
 

@@ -16,7 +16,7 @@ from scorekeeper import limits
 from scorekeeper.accounts import bp
 from scorekeeper.accounts.forms import ChangeEmailForm, ForgotPasswordForm, ResetPasswordForm
 from scorekeeper.accounts.mails import send_reset, send_verification
-from scorekeeper.accounts.views import me, sign_in_browser
+from scorekeeper.accounts.views import me, password_refused, sign_in_browser
 from scorekeeper.services import account_links
 from scorekeeper.services import accounts as account_service
 
@@ -131,19 +131,8 @@ def change_email() -> ResponseReturnValue:
         changed = account_links.change_email(
             user, form.current.data, form.email.data, request.remote_addr
         )
-    except account_service.TooManyAttempts as error:
-        form.current.errors = [
-            _(
-                "Too many wrong passwords. Wait %(minutes)s minutes, then try again.",
-                minutes=error.minutes,
-            )
-        ]
-        response = make_response(render_template("accounts/change_email.html", form=form), 429)
-        response.headers["Retry-After"] = str(error.seconds)
-        return response
-    except account_service.WrongPassword:
-        form.current.errors = [_("That is not your current password.")]
-        return render_template("accounts/change_email.html", form=form), 422
+    except (account_service.TooManyAttempts, account_service.WrongPassword) as error:
+        return password_refused("accounts/change_email.html", form, error)
     except account_service.EmailTaken:
         form.email.errors = [_("Another account already uses this email address.")]
         return render_template("accounts/change_email.html", form=form), 422

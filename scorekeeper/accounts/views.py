@@ -69,6 +69,25 @@ def _throttled(template: str, form, message: str, error: account_service.TooMany
     return response
 
 
+def password_refused(
+    template: str, form, error: account_service.TooManyAttempts | account_service.WrongPassword
+) -> ResponseReturnValue:
+    """`template` again with the reason beside the current-password field: too many wrong
+    passwords (429 with Retry-After) or a wrong one (422). For every page that asks for it."""
+    if isinstance(error, account_service.TooManyAttempts):
+        form.current.errors = [
+            _(
+                "Too many wrong passwords. Wait %(minutes)s minutes, then try again.",
+                minutes=error.minutes,
+            )
+        ]
+        response = make_response(render_template(template, form=form), 429)
+        response.headers["Retry-After"] = str(error.seconds)
+        return response
+    form.current.errors = [_("That is not your current password.")]
+    return render_template(template, form=form), 422
+
+
 def _page(template: str, status: int = 200, **context) -> ResponseReturnValue:
     return render_template(template, next_url=_next_url(), **context), status
 
@@ -185,19 +204,8 @@ def change_password() -> ResponseReturnValue:
         account_service.change_password(
             user, form.current.data, form.password.data, request.remote_addr
         )
-    except account_service.TooManyAttempts as error:
-        form.current.errors = [
-            _(
-                "Too many wrong passwords. Wait %(minutes)s minutes, then try again.",
-                minutes=error.minutes,
-            )
-        ]
-        response = make_response(render_template("accounts/change_password.html", form=form))
-        response.headers["Retry-After"] = str(error.seconds)
-        return response, 429
-    except account_service.WrongPassword:
-        form.current.errors = [_("That is not your current password.")]
-        return render_template("accounts/change_password.html", form=form), 422
+    except (account_service.TooManyAttempts, account_service.WrongPassword) as error:
+        return password_refused("accounts/change_password.html", form, error)
     # Every session ended with the old password: sign this browser in again under a new one.
     sign_in_browser(user, remember=remembered())
     flash(_("Password changed. Every other device was signed out."), "success")

@@ -47,25 +47,28 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": PHONE_VIEWPORT}
 
 
+def migrated_app(db_file: Path, **config: object) -> Flask:
+    """A test app on its own SQLite file, migrated to the latest schema."""
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}", **config})
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory, smtp_server) -> Iterator[str]:
     """Serve the app from a thread on a free loopback port; yield its base URL. Its mail goes
     to the session's SMTP server on loopback (the `mailbox` fixture reads it)."""
     # A file database: the server thread and the test thread each get their own connection.
     db_file = tmp_path_factory.mktemp("live") / "live.sqlite"
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "browser-tests",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}",
-            # Every test's phone comes from 127.0.0.1 to one server: the per-client limits
-            # (tests/test_limits.py checks them) would count the whole suite as one table.
-            **{name: "10000 per minute" for name in limits.SETTINGS},
-            **smtp_server.config,
-        }
+    app = migrated_app(
+        db_file,
+        SECRET_KEY="browser-tests",
+        # Every test's phone comes from 127.0.0.1 to one server: the per-client limits
+        # (tests/test_limits.py checks them) would count the whole suite as one table.
+        **{name: "10000 per minute" for name in limits.SETTINGS},
+        **smtp_server.config,
     )
-    with app.app_context():
-        flask_migrate.upgrade()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -92,15 +95,7 @@ def context(browser: Browser, browser_context_args: dict) -> Iterator[BrowserCon
 @pytest.fixture
 def other_instance(tmp_path: Path) -> Iterator[Flask]:
     """A second, empty Scorekeeper on a fresh SQLite file: where the downloaded club goes."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "other",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'other.sqlite'}",
-        }
-    )
-    with app.app_context():
-        flask_migrate.upgrade()
+    app = migrated_app(tmp_path / "other.sqlite", SECRET_KEY="other")
     yield app
     with app.app_context():
         db.engine.dispose()
