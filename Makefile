@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 5000
 # HOST=0.0.0.0 lets the phones on the same Wi-Fi reach it (set SECRET_KEY first).
 HOST ?= 127.0.0.1
-# gunicorn processes and threads per process (empty: one process per core, 4 threads each).
+# gunicorn processes and threads per process (empty: two processes per core, one thread each).
 WORKERS ?=
 THREADS ?=
 STAMP := $(VENV)/.installed

@@ -9,15 +9,19 @@ import os
 wsgi_app = "scorekeeper:create_app()"
 bind = f"{os.environ.get('HOST') or '127.0.0.1'}:{os.environ.get('PORT') or '5000'}"
 worker_class = "gthread"
-# One process per core keeps both busy; a few threads overlap the waits (database, commit,
-# network) inside each process. More threads do not add CPU: Python runs one thread of a
-# process at a time, so on 2 cores 8 threads a process only queued more requests inside it,
-# switching between them every few milliseconds (a round save's p99 under 50 writers: 0.97 s
-# with 3 x 8, 0.30 s with 2 x 4; bench/README.md, "Load run"). Requests past those wait in
-# the kernel's queue instead. Chart files are shared by every process (charts/cache.py), but
-# each process keeps its own game snapshots: more processes would read each version more often.
-workers = int(os.environ.get("WORKERS") or os.cpu_count() or 2)
-threads = int(os.environ.get("THREADS") or 4)
+# Two processes per core, one request thread each. Python runs one thread of a process at a
+# time, and a thread that got an answer from SQLite or PostgreSQL waits for the GIL behind its
+# busy siblings (up to 5 ms a switch): a round save holding SQLite's one write lock (or a
+# PostgreSQL game row) held it for each of its statements' waits, so every other writer of
+# every process queued behind it while the cores sat half idle. Measured with 50 writers
+# (bench/README.md, "Load run"): SQLite's write lock held 6.5 ms (median) with 2 x 4 against
+# 1.9 ms with 4 x 1, round-save p99 167-546 ms against 75-127 ms, 1.2-1.3 cores busy against
+# 1.6. The second process per core overlaps the waits (commit, network) that threads did.
+# Charts: a process draws one at a time, so at most `workers` at once (CHART_RENDER_SLOTS caps
+# it per process when THREADS is raised). Slow clients hold a thread while they send: serve
+# behind a buffering proxy (docs/deploy.md), as gunicorn advises.
+workers = int(os.environ.get("WORKERS") or 2 * (os.cpu_count() or 1))
+threads = int(os.environ.get("THREADS") or 1)
 # Access and error lines on stdout/stderr; tokens and credentials redacted (scorekeeper/logs.py).
 accesslog = "-"
 errorlog = "-"

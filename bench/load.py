@@ -51,9 +51,9 @@ class Settings:
     duration: float = 60.0
     # Seconds of the same load before the measured part (each worker imports and warms up).
     warmup: float = 5.0
-    # gunicorn.conf.py's default on 2 cores (one process per core, 4 threads each).
-    workers: int = 2
-    threads: int = 4
+    # gunicorn.conf.py's default on 2 cores (two processes per core, one request thread each).
+    workers: int = 4
+    threads: int = 1
     # Writers alone on a game; the others share games in groups of `share`.
     solo: int = 10
     share: int = 4
@@ -288,9 +288,14 @@ def _children() -> dict[int, list[int]]:
 def tree_cpu(roots: list[int]) -> float:
     """CPU seconds (user + system) used so far by these processes and all their descendants
     (threads included; children that ended and were waited for, too)."""
-    tree, total, todo = _children(), 0, list(roots)
+    tree, total, todo, seen = _children(), 0, list(roots), set()
     while todo:
         pid = todo.pop()
+        # gunicorn's workers carry their master's command line: found as roots and as its
+        # children, each is counted once.
+        if pid in seen:
+            continue
+        seen.add(pid)
         todo.extend(tree.get(pid, ()))
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()

@@ -37,7 +37,8 @@ def load() -> ModuleType:
     ],
 )
 def test_racing_writers_get_no_5xx_and_lose_nothing(load, database):
-    # 16 writers, 12 of them four to a game: every shared game sees real races.
+    # 16 writers, 12 of them four to a game: every shared game sees real races. Threads as
+    # well as processes (make run's default is 4 x 1): writers of one process race too.
     settings = load.Settings(
         db=database, writers=16, solo=4, share=4, readers=2, duration=12, warmup=2,
         workers=2, threads=4, think=0.05,
