@@ -30,7 +30,7 @@ _NO_NUL = "^[^\\x00]*$"
 def _english(value: object) -> object:
     """A value as the English reason shows it: words (a phrase, a core problem) in English,
     several joined by semicolons, whole numbers grouped by thousands (1,212)."""
-    if isinstance(value, Phrase | ImportProblem | core.Problem):
+    if isinstance(value, Phrase | core.Problem):
         return value.message
     if isinstance(value, tuple):
         return "; ".join(str(_english(item)) for item in value)
