@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from flask import Flask, Response, current_app, g, has_request_context, request
 from flask.globals import request_ctx
@@ -24,7 +24,6 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
 from scorekeeper.config import SUPPORTED_LOCALES
-from scorekeeper.core import Problem
 
 # Where a request keeps the translations it looked up once (`request_translations`).
 _TRANSLATIONS = "scorekeeper_translations"
@@ -122,10 +121,34 @@ if TYPE_CHECKING:
     from babel.support import Translations
 
 
-def problem_text(problem: Problem) -> str:
-    """A core problem in the reader's language, with numbers grouped for that language."""
-    params = {key: _number(value) for key, value in problem.params.items()}
+@runtime_checkable
+class Worded(Protocol):
+    """Words the app does not translate where they are made: a gettext template (marked with
+    N_) and its values. The core's Problem, and the importer's ImportProblem and Phrase."""
+
+    @property
+    def template(self) -> str: ...
+
+    @property
+    def params(self) -> Mapping[str, object]: ...
+
+
+def problem_text(problem: Worded) -> str:
+    """A core problem (or an import's refusal) in the reader's language, with numbers grouped
+    for that language; words among its values are translated too, several joined by `; `."""
+    params = {key: _value(value) for key, value in problem.params.items()}
     return gettext(problem.template, **params)
+
+
+def _value(value: object) -> object:
+    """One value of a problem as the reader sees it: words translated, numbers grouped."""
+    if isinstance(value, str | int):  # most are (and the protocol's check is slower)
+        return _number(value)
+    if isinstance(value, Worded):
+        return problem_text(value)
+    if isinstance(value, tuple):
+        return "; ".join(str(_value(item)) for item in value)
+    return _number(value)
 
 
 def _number(value: object) -> object:

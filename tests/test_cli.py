@@ -207,6 +207,40 @@ def test_import_club_refuses_a_score_the_rules_do_not_give(runner, app, club_id,
         assert db.session.execute(select(func.count(Club.id))).scalar_one() == 0
 
 
+@pytest.mark.parametrize(
+    ("path", "value", "line"),
+    [
+        (
+            ("games", 0, "rounds", 0, "hands", 0, "pips"),
+            "12",
+            "Error: games[0].rounds[0].hands[0].pips: expected a whole number",
+        ),
+        (("games", 0, "season"), 7, "Error: games[0].season: 7 is not a season ref"),
+        (
+            ("games", 0, "rounds", 0, "hands", 2, "score"),
+            9999,
+            "Error: games[0].rounds[0].hands[2].score (game 1, round 1, Gus): the file says "
+            "9999 but the rules make it 13: the file was changed or damaged. Nothing was imported.",
+        ),
+    ],
+    ids=["schema", "reference", "rules"],
+)
+def test_import_club_says_why_in_english(runner, app, club_id, other_app, path, value, line):
+    """The operator's command prints the English reason, the place in the file first (the web
+    page translates the same reason for its reader)."""
+    with app.app_context():
+        document = export_json.export_club_json(club_id)
+    target = document
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    result = other_app.test_cli_runner().invoke(
+        args=["import-club", "-"], input=export_json.dumps(document)
+    )
+    assert result.exit_code == 1
+    assert result.output == line + "\n"
+
+
 def test_import_club_of_a_missing_file_is_a_usage_error(runner, tmp_path):
     result = runner.invoke(args=["import-club", str(tmp_path / "nope.json")])
     assert result.exit_code == 2

@@ -6,6 +6,7 @@ outside the marks, and `<html lang>` names the pseudo-language."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -13,6 +14,7 @@ from pseudo_locale import PSEUDO, build, english_words, svg_texts, visible_texts
 from test_get_never_writes import DEVICE, _play_a_round, _seed, get_urls
 
 from scorekeeper import core
+from scorekeeper.services import export_json
 from scorekeeper.services import games as game_service
 
 # Typed by the players (the seeded world's names) or the same in every language.
@@ -54,6 +56,23 @@ def _finished_game() -> int:
     game_id = game.id
     _play_a_round(game_id, device=DEVICE)
     return game_id
+
+
+def _refused_club_files(club_id: int) -> list[bytes]:
+    """The seeded club's export, refused by the import page three ways: its links are already
+    here (a list of tokens, each with its kind), a hand's pips is not a number (the kind of
+    value), and, with fresh links, a round the rules refuse (the core's own problem)."""
+    document = export_json.export_club_json(club_id)
+    played = next(g for g, game in enumerate(document["games"]) if game["rounds"])
+    hand = document["games"][played]["rounds"][0]["hands"][0]
+    already_here = export_json.dumps(document)
+    hand["pips"] = "12"
+    not_a_number = export_json.dumps(document)
+    hand["pips"] = -5
+    document["club"]["public_token"] = "p" * 22
+    for index, game in enumerate(document["games"]):
+        game["edit_token"], game["view_token"] = f"e{index:021d}", f"v{index:021d}"
+    return [text.encode() for text in (already_here, not_a_number, export_json.dumps(document))]
 
 
 def _problems(url: str, body: bytes, mimetype: str) -> list[str]:
@@ -145,6 +164,13 @@ def test_every_page_chart_and_message_is_translated(app, user_factory, sign_in):
     for url, data in posts:
         response = owner.post(url, data=data, headers=phone)
         check("owner-post", response, url)
+    with app.app_context():
+        club_files = _refused_club_files(world["club_id"][0])
+    for number, content in enumerate(club_files, start=1):
+        upload = {"file": (io.BytesIO(content), "club.json")}
+        response = owner.post("/clubs/import", data=upload, headers=phone)
+        assert response.status_code == 422, response.status_code
+        check(f"owner-import-{number}", response, "/clubs/import")
     api_posts = [
         ("/api/v1/games", {"players": ["Ana"]}),
         ("/api/v1/games", "not json"),

@@ -23,6 +23,7 @@ from scorekeeper.access import signed_in_user
 from scorekeeper.clubs import bp
 from scorekeeper.clubs.forms import ImportForm
 from scorekeeper.extensions import csrf
+from scorekeeper.i18n import problem_text
 from scorekeeper.services import importer
 
 # Room for the multipart envelope and the CSRF field around a file of the largest size.
@@ -77,6 +78,8 @@ def import_club() -> ResponseReturnValue:
     try:
         report = importer.import_club(importer.read_document(form.file.data.stream), owner=user)
     except importer.ImportProblem as problem:
-        # The importer's reason names the place in the file (e.g. games[2].rounds[0]).
-        return _refused(_("This file was refused: %(reason)s", reason=str(problem)), 422, user)
+        # The importer's reason, in the reader's language, names the place in the file
+        # (e.g. games[2].rounds[0]), which stays as the file writes it.
+        reason = problem_text(problem)
+        return _refused(_("This file was refused: %(reason)s", reason=reason), 422, user)
     return render_template("clubs/imported.html", report=report, club=report.club)

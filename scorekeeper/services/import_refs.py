@@ -6,15 +6,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from scorekeeper.core import N_
 from scorekeeper.services.accounts import normalise_email
 from scorekeeper.services.import_schema import problem
 
 
 def _unique(values: Iterable[Any], path: str, what: str) -> None:
+    """Refuse a value there twice; `what` is the field as the file names it (ref, seat...)."""
     seen: set[Any] = set()
     for value in values:
         if value in seen:
-            raise problem(path, f"{what} {value!r} appears twice")
+            raise problem(
+                path, N_("%(field)s %(value)s appears twice"), field=what, value=repr(value)
+            )
         seen.add(value)
 
 
@@ -25,7 +29,7 @@ def check_references(doc: Mapping[str, Any]) -> None:
 
     def known_user(email: str | None, path: str) -> None:
         if email is not None and normalise_email(email) not in emails:
-            raise problem(path, f"{email!r} is not in users")
+            raise problem(path, N_("%(value)s is not in users"), value=repr(email))
 
     for index, member in enumerate(doc["members"]):
         known_user(member["user"], f"members[{index}].user")
@@ -40,7 +44,9 @@ def check_references(doc: Mapping[str, Any]) -> None:
         known_user(player["user"], f"{path}.user")
         merged = player["merged_into"]
         if merged is not None and (merged not in refs or merged == player["ref"]):
-            raise problem(f"{path}.merged_into", f"{merged} is not another roster ref")
+            raise problem(
+                f"{path}.merged_into", N_("%(value)s is not another roster ref"), value=str(merged)
+            )
 
     seasons = {season["ref"] for season in doc["seasons"]}
     _unique((season["ref"] for season in doc["seasons"]), "seasons", "ref")
@@ -48,14 +54,24 @@ def check_references(doc: Mapping[str, Any]) -> None:
     _unique((night["ref"] for night in doc["club_nights"]), "club_nights", "ref")
     for index, night in enumerate(doc["club_nights"]):
         if night["season"] is not None and night["season"] not in seasons:
-            raise problem(f"club_nights[{index}].season", f"{night['season']} is not a ref")
+            raise problem(
+                f"club_nights[{index}].season",
+                N_("%(value)s is not a ref"),
+                value=str(night["season"]),
+            )
 
     for g, game in enumerate(doc["games"]):
         path = f"games[{g}]"
         if game["season"] is not None and game["season"] not in seasons:
-            raise problem(f"{path}.season", f"{game['season']} is not a season ref")
+            raise problem(
+                f"{path}.season", N_("%(value)s is not a season ref"), value=str(game["season"])
+            )
         if game["club_night"] is not None and game["club_night"] not in nights:
-            raise problem(f"{path}.club_night", f"{game['club_night']} is not a club night ref")
+            raise problem(
+                f"{path}.club_night",
+                N_("%(value)s is not a club night ref"),
+                value=str(game["club_night"]),
+            )
         _check_game_references(game, path, refs)
 
     tokens = [doc["club"]["public_token"]]
@@ -70,19 +86,29 @@ def _check_game_references(game: Mapping[str, Any], path: str, roster: set[int])
     _unique((p["seat"] for p in game["players"]), f"{path}.players", "seat")
     for p, player in enumerate(game["players"]):
         if player["roster"] is not None and player["roster"] not in roster:
-            raise problem(f"{path}.players[{p}].roster", f"{player['roster']} is not a ref")
+            raise problem(
+                f"{path}.players[{p}].roster",
+                N_("%(value)s is not a ref"),
+                value=str(player["roster"]),
+            )
     _unique((r["number"] for r in game["rounds"]), f"{path}.rounds", "number")
     for r, row in enumerate(game["rounds"]):
         where_round = f"{path}.rounds[{r}]"
         if row["number"] != r + 1:
             # Rounds are recorded one after the other and only the last is undone.
             raise problem(
-                f"{where_round}.number", f"expected round {r + 1}: rounds go 1, 2, 3... in order"
+                f"{where_round}.number",
+                N_("expected round %(number)s: rounds go 1, 2, 3... in order"),
+                number=r + 1,
             )
         if row["out_seat"] is not None and row["out_seat"] not in seats:
-            raise problem(f"{where_round}.out_seat", f"no player sits at seat {row['out_seat']}")
+            raise problem(
+                f"{where_round}.out_seat",
+                N_("no player sits at seat %(seat)s"),
+                seat=str(row["out_seat"]),
+            )
         _unique((h["seat"] for h in row["hands"]), f"{where_round}.hands", "seat")
         for part in ("hands", "penalties"):
             for i, item in enumerate(row[part]):
                 if item["seat"] not in seats:
-                    raise problem(f"{where_round}.{part}[{i}].seat", "no player sits there")
+                    raise problem(f"{where_round}.{part}[{i}].seat", N_("no player sits there"))

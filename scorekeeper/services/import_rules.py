@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from scorekeeper import core
+from scorekeeper.core import N_
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Game, Round
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import mapping
 from scorekeeper.services.games.snapshot import late_rules_recorded
-from scorekeeper.services.import_schema import ImportProblem
+from scorekeeper.services.import_schema import ImportProblem, Phrase
 
 # A core problem's field, as the file names it (a round's part) and in words.
 _PARTS = {
@@ -27,20 +28,29 @@ _PARTS = {
     "blocked": ("blocked", None),
 }
 _HAND_FIELDS = ("pips", "penalty", "score", "went_out")
+# A refusal: the place in the file, then the game (and round, and player) in words.
+_AT = N_("%(place)s (%(at)s): %(reason)s")
 
 
 class _Round:
     """One round of the file being checked: where it is, to name it in a refusal."""
 
     def __init__(self, game: Game, row: Round, where: str, number: int):
-        self.game, self.row, self.where = game, row, where
-        self.title = f"game {number}, round {row.number}"
+        self.game, self.row, self.where, self.number = game, row, where, number
         self.names = {player.seat: player.name for player in game.players}
 
-    def refuse(self, path: str, message: str, player: str | None = None) -> ImportProblem:
+    def refuse(
+        self, path: str, reason: Phrase | core.Problem, player: str | None = None
+    ) -> ImportProblem:
         """The refusal: the place in the file, then the game, round and player in words."""
-        who = f", {player}" if player else ""
-        return ImportProblem(f"{self.where}{path} ({self.title}{who}): {message}")
+        at = {"game": self.number, "round": self.row.number}
+        if player:
+            title = Phrase(
+                N_("game %(game)s, round %(round)s, %(player)s"), {**at, "player": player}
+            )
+        else:
+            title = Phrase(N_("game %(game)s, round %(round)s"), at)
+        return ImportProblem(_AT, place=f"{self.where}{path}", at=title, reason=reason)
 
     def index(self, part: str, player: str | None) -> int | None:
         """Where the player's hand (or first penalty) is in this round of the file."""
@@ -58,16 +68,17 @@ class _Round:
             path += f".{field}" if field and index is not None else ""
         elif part:
             path = f".{part}"
-        return self.refuse(path, problem.message, problem.player)
+        return self.refuse(path, problem, problem.player)
 
     def disagrees(self, path: str, stored: object, scored: object, player: str | None) -> None:
         """Refuse a stored value that is not what the core makes of the round."""
         if stored != scored:
+            said = N_(
+                "the file says %(stored)s but the rules make it %(scored)s: the file was changed "
+                "or damaged. Nothing was imported."
+            )
             raise self.refuse(
-                path,
-                f"the file says {_json(stored)} but the rules make it {_json(scored)}: the file "
-                "was changed or damaged. Nothing was imported.",
-                player,
+                path, Phrase(said, {"stored": _json(stored), "scored": _json(scored)}), player
             )
 
 
@@ -131,12 +142,13 @@ def check_game_rules(game: Game, club: Club, index: int) -> None:
     would, store the core's scores and each seat's final figures; ImportProblem if the file
     breaks a rule."""
     where, number = f"games[{index}]", index + 1
+    title = Phrase(N_("game %(game)s"), {"game": number})
     names = [player.name for player in game.players]
     setup = mapping.setup_of(game, game.players)
     try:
         core.new_game(names, setup.rules, setup.teams)
     except core.RuleError as error:
-        raise ImportProblem(f"{where} (game {number}): {error}") from None
+        raise ImportProblem(_AT, place=where, at=title, reason=tuple(error.problems)) from None
     late = any(hand.late for row in game.round_rows for hand in row.hands)
     late_rules = late_rules_recorded(db.session, game.id) if late else {}
     club_rule = core.LateRule(club.late_rule)
@@ -146,9 +158,15 @@ def check_game_rules(game: Game, club: Club, index: int) -> None:
     results = [mapping.result_of(row, seats) for row in game.round_rows]
     state = core.game_state(setup, results, ended_early=game.ended_early)
     if state.finished != (game.finished_at is not None):
-        said = "finished" if game.finished_at is not None else "not finished"
-        raise ImportProblem(
-            f"{where}.finished_at (game {number}): the file says the game is {said}, but by "
-            "its rounds and rules it is not. Nothing was imported."
-        )
+        if game.finished_at is not None:
+            said = N_(
+                "the file says the game is finished, but by its rounds and rules it is not. "
+                "Nothing was imported."
+            )
+        else:
+            said = N_(
+                "the file says the game is not finished, but by its rounds and rules it is. "
+                "Nothing was imported."
+            )
+        raise ImportProblem(_AT, place=f"{where}.finished_at", at=title, reason=Phrase(said))
     game_service.store_final_figures(game, state)

@@ -8,12 +8,14 @@ What a schema cannot say (references, uniqueness) is import_refs.py's.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
 
 from scorekeeper import core
+from scorekeeper.core import N_
 from scorekeeper.models import ROLES
 from scorekeeper.services.accounts import EMAIL_MAX
 
@@ -25,13 +27,62 @@ _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 _NO_NUL = "^[^\\x00]*$"
 
 
+def _english(value: object) -> object:
+    """A value as the English reason shows it: words (a phrase, a core problem) in English,
+    several joined by semicolons, whole numbers grouped by thousands (1,212)."""
+    if isinstance(value, Phrase | core.Problem):
+        return value.message
+    if isinstance(value, tuple):
+        return "; ".join(str(_english(item)) for item in value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return value
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Words inside a reason (a kind of value, which game and round): a translatable template
+    (N_, %-style named placeholders) and its values, translated with the reason around it."""
+
+    template: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        """The words in English."""
+        return self.template % {key: _english(value) for key, value in self.params.items()}
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class ImportProblem(ValueError):
-    """The document cannot be imported (bad shape, bad version, or clashes with this instance)."""
+    """The document cannot be imported (bad shape, bad version, or clashes with this instance).
+
+    Like the core's Problem, it carries a translatable `template` (N_, %-style named
+    placeholders) and its `params` for the web page to translate; a value may be a Phrase, a
+    core Problem or a tuple of them (translated too), or a place in the file (never
+    translated). `str()` is the English reason (the `flask import-club` command prints it)."""
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.template = template
+        self.params: dict[str, object] = params
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The reason in English, numbers grouped by thousands."""
+        return Phrase(self.template, self.params).message
+
+    def __str__(self) -> str:
+        return self.message
 
 
-def problem(path: str, message: str) -> ImportProblem:
+def problem(path: str, template: str, **params: object) -> ImportProblem:
     """An ImportProblem about one place in the file ("" for the whole document)."""
-    return ImportProblem(f"{path}: {message}" if path else message)
+    if not path:
+        return ImportProblem(template, **params)
+    return ImportProblem(N_("%(place)s: %(reason)s"), place=path, reason=Phrase(template, params))
 
 
 # The schema --------------------------------------------------------------------------------
@@ -57,13 +108,13 @@ def _text(
 
 
 # Links stay unique, and an empty token would open nothing.
-_TOKEN = {**_text(64, title="a token"), "minLength": 1}
+_TOKEN = {**_text(64, title=N_("a token")), "minLength": 1}
 
 
 def _email(*, optional: bool = False) -> dict[str, Any]:
     return {
         **_text(EMAIL_MAX, optional=optional),
-        "allOf": [{"pattern": "@", "title": "an email address"}],
+        "allOf": [{"pattern": "@", "title": N_("an email address")}],
     }
 
 
@@ -320,13 +371,19 @@ _TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
 _Validator = validators.extend(Draft202012Validator, type_checker=_TYPES)
 _VALIDATOR = _Validator(SCHEMA, format_checker=_FORMATS)
 
-_FORMAT_WORDS = {"date-time": "an ISO 8601 date and time", "date": "an ISO 8601 date"}
+# What a value should be, in words (a schema's type, or its format); the format's own words
+# when a value of the right type is not in it.
+_FORMAT_WORDS = {"date-time": N_("an ISO 8601 date and time"), "date": N_("an ISO 8601 date")}
+_FORMAT_NOT = {
+    "date-time": N_("an ISO 8601 date and time"),
+    "date": N_("an ISO 8601 date (YYYY-MM-DD)"),
+}
 _TYPE_WORDS = {
-    "integer": "a whole number",
-    "string": "text",
-    "boolean": "true or false",
-    "object": "an object",
-    "array": "a list",
+    "integer": N_("a whole number"),
+    "string": N_("text"),
+    "boolean": N_("true or false"),
+    "object": N_("an object"),
+    "array": N_("a list"),
 }
 # Which of several errors at once to report: a value of the wrong kind says most.
 _RANK = {"type": 0, "required": 1, "additionalProperties": 2}
@@ -340,37 +397,44 @@ def where(path: Iterable[str | int]) -> str:
     return text
 
 
-def _words(error: ValidationError) -> str:
-    """What is wrong, in plain words (jsonschema's own messages quote the schema)."""
+def _words(error: ValidationError) -> tuple[str, dict[str, object]]:
+    """What is wrong, as a template and its values (jsonschema's own messages quote the schema
+    and are English only)."""
     schema, value, rule = error.schema, error.instance, error.validator
     if rule == "type":
         kinds = error.validator_value if isinstance(error.validator_value, list) else [rule]
         kind = error.validator_value if isinstance(error.validator_value, str) else kinds[0]
         words = _FORMAT_WORDS.get(schema.get("format", ""), _TYPE_WORDS.get(kind, kind))
-        return f"expected {words}" + (" or null" if "null" in kinds else "")
+        if "null" in kinds:
+            return N_("expected %(kind)s or null"), {"kind": Phrase(words)}
+        return N_("expected %(kind)s"), {"kind": Phrase(words)}
     if rule == "required":
         missing = [key for key in error.validator_value if key not in value]
-        return f"missing {', '.join(missing)}"
+        return N_("missing %(fields)s"), {"fields": ", ".join(missing)}
     if rule == "additionalProperties":
         unknown = sorted(str(key) for key in value if key not in schema["properties"])
-        return f"unknown field {', '.join(unknown)}"
+        return N_("unknown field %(fields)s"), {"fields": ", ".join(unknown)}
     if rule == "enum":
         allowed = ", ".join(str(choice) for choice in error.validator_value if choice is not None)
-        return f"{value!r} is not one of {allowed}"
+        return N_("%(value)s is not one of %(allowed)s"), {"value": repr(value), "allowed": allowed}
     if rule == "maxLength":
-        return f"longer than {error.validator_value} characters"
-    if rule == "minLength":
-        return f"{schema.get('title', 'it')} cannot be empty"
+        return N_("longer than %(limit)s characters"), {"limit": error.validator_value}
+    if rule == "minLength" and "title" in schema:
+        return N_("%(what)s cannot be empty"), {"what": Phrase(schema["title"])}
     if rule == "pattern" and error.validator_value == _NO_NUL:
-        return "holds a NUL character"
-    if rule == "pattern":
-        return f"{value!r} is not {schema.get('title', 'allowed here')}"
+        return N_("holds a NUL character"), {}
+    if rule == "pattern" and "title" in schema:
+        return N_("%(value)s is not %(what)s"), {
+            "value": repr(value),
+            "what": Phrase(schema["title"]),
+        }
     if rule in ("minimum", "maximum"):
-        return f"{value} is out of range"
+        return N_("%(value)s is out of range"), {"value": str(value)}
     if rule == "format":
-        day = " (YYYY-MM-DD)" if error.validator_value == "date" else ""
-        return f"{value!r} is not {_FORMAT_WORDS[error.validator_value]}{day}"
-    return error.message
+        what = Phrase(_FORMAT_NOT[error.validator_value])
+        return N_("%(value)s is not %(what)s"), {"value": repr(value), "what": what}
+    # A check this file format does not use: say where, not jsonschema's English.
+    return N_("%(value)s is not allowed here"), {"value": repr(value)}
 
 
 def _parsed(schema: Mapping[str, Any], value: Any) -> Any:
@@ -393,16 +457,22 @@ def _parsed(schema: Mapping[str, Any], value: Any) -> Any:
 def check_document(data: object) -> dict[str, Any]:
     """The document, its shape checked and datetimes parsed; ImportProblem says what is wrong."""
     if not isinstance(data, dict):
-        raise ImportProblem("Not a club export: expected a JSON object.")
+        raise ImportProblem(N_("Not a club export: expected a JSON object."))
     if data.get("format") != FORMAT:
-        raise ImportProblem(f"Not a club export: format should be {FORMAT!r}.")
+        raise ImportProblem(
+            N_("Not a club export: format should be %(format)s."), format=repr(FORMAT)
+        )
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
         raise ImportProblem(
-            f"Unsupported export version {data.get('version')!r}: this instance reads "
-            f"version {VERSION}."
+            N_(
+                "Unsupported export version %(version)s: this instance reads version %(supported)s."
+            ),
+            version=repr(data.get("version")),
+            supported=VERSION,
         )
     errors: Sequence[ValidationError] = list(_VALIDATOR.iter_errors(data))
     if errors:
         error = min(errors, key=lambda e: _RANK.get(str(e.validator), len(_RANK)))
-        raise problem(where(error.absolute_path), _words(error))
+        template, params = _words(error)
+        raise problem(where(error.absolute_path), template, **params)
     return _parsed(SCHEMA, data)

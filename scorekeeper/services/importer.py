@@ -17,6 +17,7 @@ from flask import current_app
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.core import N_
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Change,
@@ -38,7 +39,7 @@ from scorekeeper.services.accounts import normalise_email
 from scorekeeper.services.export_json import Refs
 from scorekeeper.services.import_refs import check_references
 from scorekeeper.services.import_rules import check_game_rules
-from scorekeeper.services.import_schema import ImportProblem, check_document
+from scorekeeper.services.import_schema import ImportProblem, Phrase, check_document
 
 __all__ = ["ImportProblem", "ImportReport", "import_club", "read_document"]
 
@@ -85,24 +86,38 @@ def read_document(source: BinaryIO | bytes) -> object:
     raw = source if isinstance(source, bytes) else source.read(limit + 1)
     if len(raw) > limit:
         raise ImportProblem(
-            f"The file is larger than {limit:,} bytes (IMPORT_MAX_BYTES): it is not a club "
-            "export. Nothing was imported."
+            N_(
+                "The file is larger than %(limit)s bytes (IMPORT_MAX_BYTES): it is not a club "
+                "export. Nothing was imported."
+            ),
+            limit=limit,
         )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ImportProblem(f"This is not a JSON file: it is not UTF-8 text ({error}).") from None
+        raise ImportProblem(
+            N_("This is not a JSON file: it is not UTF-8 text (at byte %(position)s)."),
+            position=error.start,
+        ) from None
     if _depth(text) > MAX_DEPTH:
         raise ImportProblem(
-            f"The file nests lists and objects more than {MAX_DEPTH} deep: it is not a club "
-            "export. Nothing was imported."
+            N_(
+                "The file nests lists and objects more than %(depth)s deep: it is not a club "
+                "export. Nothing was imported."
+            ),
+            depth=MAX_DEPTH,
         )
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise ImportProblem(f"This is not a JSON file: {error}.") from None
+        # Where it stops being JSON (the json module says what it expected only in English).
+        raise ImportProblem(
+            N_("This is not a JSON file: it stops being JSON at line %(line)s, column %(column)s."),
+            line=error.lineno,
+            column=error.colno,
+        ) from None
     except RecursionError:  # brackets the count above could not see (the text is not JSON)
-        raise ImportProblem("This is not a JSON file: it nests too deeply.") from None
+        raise ImportProblem(N_("This is not a JSON file: it nests too deeply.")) from None
 
 
 def count_rows(doc: Mapping[str, Any], owner: User | None = None) -> dict[str, int]:
@@ -124,25 +139,32 @@ def count_rows(doc: Mapping[str, Any], owner: User | None = None) -> dict[str, i
 # Writing it --------------------------------------------------------------------------------
 
 
-def _taken_tokens(doc: Mapping[str, Any], owner: User | None) -> list[str]:
+def _taken_tokens(doc: Mapping[str, Any], owner: User | None) -> list[Phrase]:
     """Which of the document's tokens this instance already uses (links must stay unique)."""
-    taken: list[str] = []
+    taken: list[Phrase] = []
     club_token = doc["club"]["public_token"]
     if db.session.execute(select(Club.id).where(Club.public_token == club_token)).first():
-        taken.append(f"the club's public page token {club_token!r}")
+        taken.append(
+            Phrase(N_("the club's public page token %(token)s"), {"token": repr(club_token)})
+        )
     invite_tokens = [] if owner else [invite["token"] for invite in doc["invites"]]
     game_tokens = [t for game in doc["games"] for t in (game["edit_token"], game["view_token"])]
     for start in range(0, len(invite_tokens), _TOKEN_BATCH):
         batch = invite_tokens[start : start + _TOKEN_BATCH]
         query = select(Invite.token).where(Invite.token.in_(batch))
-        taken += [f"invite token {t!r}" for t in db.session.execute(query).scalars()]
+        found = db.session.execute(query).scalars()
+        taken += [Phrase(N_("invite token %(token)s"), {"token": repr(t)}) for t in found]
     for start in range(0, len(game_tokens), _TOKEN_BATCH):
         batch = game_tokens[start : start + _TOKEN_BATCH]
         query = select(Game.edit_token, Game.view_token).where(
             or_(Game.edit_token.in_(batch), Game.view_token.in_(batch))
         )
         for edit, view in db.session.execute(query).all():
-            taken += [f"game token {t!r}" for t in (edit, view) if t in batch]
+            taken += [
+                Phrase(N_("game token %(token)s"), {"token": repr(t)})
+                for t in (edit, view)
+                if t in batch
+            ]
     return taken
 
 
@@ -305,20 +327,37 @@ def import_club(data: object, owner: User | None = None) -> ImportReport:
     doc = check_document(data)
     check_references(doc)
     taken = _taken_tokens(doc, owner)
+    if len(taken) > 3:
+        raise ImportProblem(
+            N_(
+                "This instance already uses %(tokens)s and %(more)s more: was this club imported "
+                "here before? Nothing was imported."
+            ),
+            tokens=tuple(taken[:3]),
+            more=len(taken) - 3,
+        )
     if taken:
         raise ImportProblem(
-            "This instance already uses "
-            + ", ".join(taken[:3])
-            + (f" and {len(taken) - 3} more" if len(taken) > 3 else "")
-            + ": was this club imported here before? Nothing was imported."
+            N_(
+                "This instance already uses %(tokens)s: was this club imported here before? "
+                "Nothing was imported."
+            ),
+            tokens=tuple(taken),
         )
     try:
         club, created = _import(doc, owner)
         db.session.commit()
     except IntegrityError as error:
-        # A token or account made by someone else while this import ran.
+        # A token or account made by someone else while this import ran: the database's own
+        # words go to the log, the organiser reads what happened.
         db.session.rollback()
-        raise ImportProblem(f"The import clashes with this instance's data: {error.orig}") from None
+        current_app.logger.warning("import-club clashed: %s", error.orig)
+        raise ImportProblem(
+            N_(
+                "The import clashes with this instance's data (a link or an account made while "
+                "it ran). Nothing was imported."
+            )
+        ) from None
     except BaseException:
         db.session.rollback()
         raise

@@ -242,6 +242,69 @@ def test_a_refused_file_changes_nothing_and_says_why_next_to_the_field(
         assert accounts() == people
 
 
+# A French organiser's refusals: the reason in French, the place in the file as the file writes
+# it, the player's name as typed; the English reason is gone.
+REFUSED_IN_FRENCH = [
+    (
+        "version",
+        lambda doc: as_json({**doc, "version": 99}),
+        ["Version d’export 99 non prise en charge\u00a0: ce serveur lit la version 1."],
+        "Unsupported",
+    ),
+    (
+        "wrong kind of value",
+        lambda doc: as_json(_set(doc, ("games", 0, "rounds", 0, "hands", 0, "pips"), "12")),
+        ["games[0].rounds[0].hands[0].pips\u00a0: il faut un nombre entier"],
+        "expected",
+    ),
+    (
+        "references",
+        lambda doc: as_json(_set(doc, ("games", 0, "players", 0, "roster"), 99)),
+        ["games[0].players[0].roster\u00a0: 99 ne correspond à aucune ref"],
+        "is not a ref",
+    ),
+    (
+        "a round the rules refuse",
+        lambda doc: as_json(_set(doc, ("games", 0, "rounds", 1, "hands", 1, "pips"), -5)),
+        [
+            "games[0].rounds[1].hands[1].pips (partie 1, manche 2, ",
+            "une main ne peut pas valoir moins de 0 (vous avez saisi -5).",
+        ],
+        "cannot be worth",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "make", "french", "english"), REFUSED_IN_FRENCH, ids=[r[0] for r in REFUSED_IN_FRENCH]
+)
+def test_a_refused_file_says_why_in_the_readers_language(
+    app, client, source, uploader, kind, make, french, english
+):
+    _before, document = source
+    client.set_cookie("lang", "fr")
+    response = upload(client, make(document))
+    assert response.status_code == 422
+    error = _field_error(response)
+    assert error.startswith("Ce fichier a été refusé\u00a0: ")
+    for words in french:
+        assert words in error
+    assert english not in error
+
+
+def test_a_file_already_imported_is_refused_in_the_readers_language(app, client, source, uploader):
+    """The links' tokens the file would reuse are listed in French, each with its kind."""
+    _before, document = source
+    assert upload(client, as_json(document)).status_code == 200
+    client.set_cookie("lang", "fr")
+    error = _field_error(upload(client, as_json(document)))
+    assert "Ce serveur utilise déjà le jeton de la page publique du club '" in error
+    assert "; le jeton de partie '" in error
+    assert (
+        "de plus\u00a0: ce club a-t-il déjà été importé ici\u00a0? Rien n’a été importé." in error
+    )
+
+
 def test_a_file_already_imported_is_refused_the_second_time(app, client, source, uploader):
     _before, document = source
     assert upload(client, as_json(document)).status_code == 200
