@@ -76,10 +76,9 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "LIMIT_SIGN_UPS": "20 per hour; 100 per day",
         # Only charts the server must draw count (a cached chart is a file read).
         "LIMIT_CHART_RENDERS": "60 per minute; 1000 per hour",
-        # Charts drawn at once by all the processes sharing the chart folder (each ~100 ms of
-        # one core; half the cores: pages keep the others), and how long a chart request
-        # waits for a free slot before it is answered 503 with Retry-After.
-        "CHART_RENDER_SLOTS": max(1, (os.cpu_count() or 2) // 2),
+        # Charts drawn at once per process (each ~100 ms of one core), and how long a chart
+        # request waits for a free slot before it is answered 503 with Retry-After.
+        "CHART_RENDER_SLOTS": 2,
         "CHART_RENDER_WAIT": 3.0,
         # Mail (Flask-Mailman, scorekeeper/mail.py): no MAIL_SERVER writes mails to the log.
         "MAIL_SERVER": "",

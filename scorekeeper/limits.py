@@ -1,5 +1,5 @@
 """Limits on anonymous abuse: how often one client may create games, write rounds, sign up and
-make the server draw a chart (Flask-Limiter), and how many charts the app's processes draw at once.
+make the server draw a chart (Flask-Limiter), and how many charts one process draws at once.
 
 Every limit is per client address (`request.remote_addr`, which the TRUSTED_PROXIES setting
 makes the real client's behind a reverse proxy) and set in the configuration (LIMIT_*), as
@@ -14,13 +14,12 @@ kept by each, so a client gets the limit once per process.
 
 from __future__ import annotations
 
-import fcntl
 import math
-import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, TypeVar
 
 from flask import Flask, current_app, has_request_context
 from flask_limiter import RateLimitExceeded
@@ -30,8 +29,8 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyReques
 
 from scorekeeper.extensions import limiter
 
-# How often a chart request waiting for a drawing slot looks again (seconds).
-SLOT_POLL = 0.01
+# The extension key of the app's chart-drawing slots (one semaphore per app, so per process).
+_SLOTS = "scorekeeper_chart_slots"
 # Methods that write: a limit on a page that also answers GET counts only these.
 WRITES = ["POST", "PUT", "PATCH", "DELETE"]
 V = TypeVar("V", bound=Callable[..., Any])
@@ -123,6 +122,15 @@ def mail_allowed(kind: str, address: str) -> bool:
     return count("LIMIT_MAILS_PER_ADDRESS", f"mail-{kind}", address.strip().lower()) is None
 
 
+def _slots(app: Flask) -> threading.BoundedSemaphore:
+    slots = app.extensions.get(_SLOTS)
+    if slots is None:  # an app made before init_app ran (a script's): same size
+        slots = app.extensions[_SLOTS] = threading.BoundedSemaphore(
+            int(app.config["CHART_RENDER_SLOTS"])
+        )
+    return slots
+
+
 def render_wait() -> float:
     """How long a request waits for its turn to draw before it is answered 503."""
     return float(current_app.config["CHART_RENDER_WAIT"])
@@ -134,36 +142,17 @@ def busy() -> ServiceUnavailable:
 
 
 @contextmanager
-def render_slot(folder: str) -> Iterator[None]:
-    """Hold one of CHART_RENDER_SLOTS drawing slots while drawing a chart (~100 ms of a core
-    each), so that drawing never takes every core from page views. The slots are shared by
-    every process that keeps its charts in `folder` (one machine's gunicorn workers): each is
-    a lock file there (`flock`, let go by the kernel if a process dies). A request that finds
-    none free within CHART_RENDER_WAIT seconds gets 503 with Retry-After instead of queueing."""
-    slots = int(current_app.config["CHART_RENDER_SLOTS"])
-    deadline = time.monotonic() + render_wait()
-    os.makedirs(folder, exist_ok=True)
-    while True:
-        for number in range(slots):
-            slot = _take(os.path.join(folder, f".render-slot-{number}"))
-            if slot is not None:
-                with slot:  # closing the file frees the slot
-                    yield
-                return
-        if time.monotonic() >= deadline:
-            raise busy()
-        time.sleep(SLOT_POLL)
-
-
-def _take(path: str) -> BinaryIO | None:
-    """The slot file at `path`, locked for this request; None if another request holds it."""
-    slot = open(path, "ab")  # noqa: SIM115 (the caller closes it: that frees the slot)
+def render_slot() -> Iterator[None]:
+    """Hold one of the process's CHART_RENDER_SLOTS while drawing a chart, so that drawing
+    (~100 ms of CPU each) never takes every core from page views; a request that finds none
+    free within CHART_RENDER_WAIT seconds gets 503 with Retry-After instead of queueing."""
+    slots = _slots(current_app._get_current_object())  # type: ignore[attr-defined]
+    if not slots.acquire(timeout=render_wait()):
+        raise busy()
     try:
-        fcntl.flock(slot, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        slot.close()
-        return None
-    return slot
+        yield
+    finally:
+        slots.release()
 
 
 SETTINGS = (
@@ -193,6 +182,8 @@ def check_settings(app: Flask) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Bind the limiter (its storage, on/off and the counted address come from the config)."""
+    """Bind the limiter (its storage, on/off and the counted address come from the config) and
+    make this process's chart-drawing slots."""
     check_settings(app)
     limiter.init_app(app)
+    app.extensions[_SLOTS] = threading.BoundedSemaphore(int(app.config["CHART_RENDER_SLOTS"]))

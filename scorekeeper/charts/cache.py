@@ -80,12 +80,9 @@ class SvgCache:
                 svg = _read(path)  # drawn while this request waited
                 if svg is None:
                     limits.check_chart_render()  # 429 past this client's drawing limit
-                    with limits.render_slot(folder):
-                        # Another process may have drawn it while this one waited for a slot.
-                        svg = _read(path)
-                        if svg is None:
-                            svg = draw()
-                            self._store(folder, name, svg, replaces)
+                    with limits.render_slot():
+                        svg = draw()
+                    self._store(folder, name, svg, replaces)
             finally:
                 stripe.release()
         return svg, etag_of(svg)
