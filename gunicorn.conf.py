@@ -17,6 +17,8 @@ worker_class = "gthread"
 # (bench/README.md, "Load run"): SQLite's write lock held 6.5 ms (median) with 2 x 4 against
 # 1.9 ms with 4 x 1, round-save p99 167-546 ms against 75-127 ms, 1.2-1.3 cores busy against
 # 1.6. The second process per core overlaps the waits (commit, network) that threads did.
+# The cost: with as many clients drawing charts as there are threads, pages wait behind the
+# drawing; the per-client chart limit stops that (bench/README.md, "Charts and pages").
 # Charts: a process draws one at a time, so at most `workers` at once (CHART_RENDER_SLOTS caps
 # it per process when THREADS is raised). Slow clients hold a thread while they send: serve
 # behind a buffering proxy (docs/deploy.md), as gunicorn advises.
