@@ -11,6 +11,7 @@ from flask.cli import with_appcontext
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from scorekeeper.i18n import problem_text
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import export_csv, export_json, importer
 
@@ -92,9 +93,11 @@ def import_club_command(file: BinaryIO) -> None:
     try:
         data = importer.read_document(file)
     except importer.ImportProblem as error:
-        raise click.ClickException(f"{file.name}: {error}") from None
+        raise click.ClickException(f"{file.name}: {problem_text(error)}") from None
     try:
         report = importer.import_club(data)
+    except importer.ImportProblem as error:
+        raise click.ClickException(problem_text(error)) from None
     except ValueError as error:
         raise click.ClickException(str(error)) from None
     summary = ", ".join(words(report.counts[key]) for key, words in _COUNTED.items())

@@ -226,8 +226,8 @@ def test_import_club_refuses_a_score_the_rules_do_not_give(runner, app, club_id,
     ids=["schema", "reference", "rules"],
 )
 def test_import_club_says_why_in_english(runner, app, club_id, other_app, path, value, line):
-    """The operator's command prints the English reason, the place in the file first (the web
-    page translates the same reason for its reader)."""
+    """The operator's command prints the reason in the shell's language (English here), the
+    place in the file first."""
     with app.app_context():
         document = export_json.export_club_json(club_id)
     target = document
@@ -239,6 +239,21 @@ def test_import_club_says_why_in_english(runner, app, club_id, other_app, path, 
     )
     assert result.exit_code == 1
     assert result.output == line + "\n"
+
+
+def test_import_club_says_why_in_the_shell_language(app, club_id, other_app, monkeypatch):
+    with app.app_context():
+        document = export_json.export_club_json(club_id)
+    document["games"][0]["rounds"][0]["hands"][2]["score"] = 9999
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    result = other_app.test_cli_runner().invoke(
+        args=["import-club", "-"], input=export_json.dumps(document)
+    )
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: games[0].rounds[0].hands[2].score (")
+    assert "9999" in result.output and "13" in result.output
+    assert "Rien n’a été importé." in result.output
+    assert "the file was changed" not in result.output
 
 
 def test_import_club_of_a_missing_file_is_a_usage_error(runner, tmp_path):
