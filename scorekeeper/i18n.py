@@ -13,12 +13,13 @@ Precedence, first found wins:
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from flask import Flask, Response, current_app, g, has_request_context, request
 from flask.globals import request_ctx
-from flask_babel import format_number, get_translations, gettext, refresh
+from flask_babel import force_locale, format_number, get_translations, gettext, refresh
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
@@ -95,6 +96,26 @@ def prefer_locale(locale: str | None) -> None:
     g.club_locale = locale
     refresh()  # Flask-Babel keeps the language it picked for the request: pick again
     vars(request_ctx._get_current_object()).pop(_TRANSLATIONS, None)
+
+
+@contextmanager
+def speaking(locale: str | None) -> Iterator[None]:
+    """Words made inside are in `locale`, then the request's language again: a mail to an
+    account is in the account's own language, whoever's browser asked for it. None, or a
+    language this server does not serve: the request's language."""
+    if not locale or locale not in locales():
+        yield
+        return
+    ctx = request_ctx._get_current_object() if has_request_context() else None
+    kept = vars(ctx).pop(_TRANSLATIONS, None) if ctx is not None else None
+    try:
+        with force_locale(locale):
+            yield
+    finally:
+        if ctx is not None:
+            vars(ctx).pop(_TRANSLATIONS, None)
+            if kept is not None:
+                setattr(ctx, _TRANSLATIONS, kept)
 
 
 def remember_language(response: Response, locale: str) -> Response:

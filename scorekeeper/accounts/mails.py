@@ -10,6 +10,7 @@ from flask import url_for
 from flask_babel import gettext as _
 
 from scorekeeper import limits, mail
+from scorekeeper.i18n import speaking
 from scorekeeper.models import User
 from scorekeeper.services import account_links
 
@@ -24,16 +25,20 @@ def _send(kind: str, user: User, subject: str, endpoint: str, token: str, **cont
 
 
 def send_verification(user: User) -> bool:
-    """Mail the account a link that confirms its current address; False if none went out."""
-    subject = _("Confirm your email address for Scorekeeper")
-    token = account_links.verify_token(user)
-    days = account_links.VERIFY_LIFETIME.days
-    return _send("verify", user, subject, "verify_email", token, days=days)
+    """Mail the account a link that confirms its current address; False if none went out.
+    In the account's language when it chose one (else the asking page's)."""
+    with speaking(user.locale):
+        subject = _("Confirm your email address for Scorekeeper")
+        token = account_links.verify_token(user)
+        days = account_links.VERIFY_LIFETIME.days
+        return _send("verify", user, subject, "verify_email", token, days=days)
 
 
 def send_reset(user: User) -> bool:
-    """Mail the account a link to choose a new password; False if none went out."""
-    subject = _("Reset your Scorekeeper password")
-    token = account_links.reset_token(user)
-    minutes = int(account_links.RESET_LIFETIME.total_seconds() // 60)
-    return _send("reset", user, subject, "reset_password", token, minutes=minutes)
+    """Mail the account a link to choose a new password; False if none went out.
+    In the account's language when it chose one (else the asking page's)."""
+    with speaking(user.locale):
+        subject = _("Reset your Scorekeeper password")
+        token = account_links.reset_token(user)
+        minutes = int(account_links.RESET_LIFETIME.total_seconds() // 60)
+        return _send("reset", user, subject, "reset_password", token, minutes=minutes)

@@ -88,6 +88,31 @@ def test_a_mailed_link_sets_a_new_password_and_works_once(app, client, user_fact
     assert set_password(client, link, "yet another passphrase").status_code == 410
 
 
+def test_the_mail_speaks_the_account_language_whoever_asks(app, client, user_factory, mailbox):
+    ana = user_factory("Ana", "ana@example.com")
+    with app.app_context():
+        db.session.get(User, ana.id).locale = "fr"
+        db.session.commit()
+    # Asked from a browser in English: the page answers in English, the mail is in French.
+    answer = client.post(
+        "/forgot-password",
+        data={"email": "ana@example.com"},
+        headers={"Accept-Language": "en"},
+        follow_redirects=True,
+    )
+    assert "a link to choose a new password is on its way" in page(answer)
+    mail = mailbox.wait_for("ana@example.com")
+    assert mail.subject == "Réinitialisez votre mot de passe Scorekeeper"
+    assert "Bonjour Ana," in mail.body and "Hello" not in mail.body
+    assert "/reset-password/" in mail.body
+    # An account that chose no language gets the asking page's.
+    user_factory("Ben", "ben@example.com")
+    client.post(
+        "/forgot-password", data={"email": "ben@example.com"}, headers={"Accept-Language": "es"}
+    )
+    assert mailbox.wait_for("ben@example.com").subject == "Restablece tu contraseña de Scorekeeper"
+
+
 def test_the_answer_is_the_same_whether_or_not_the_address_has_an_account(
     client, user_factory, mailbox
 ):
