@@ -149,6 +149,7 @@ def export_club_json(club_id: int) -> dict[str, Any]:
             "created_at": _iso(club.created_at),
             "public": club.public,
             "public_token": club.public_token,
+            "locale": club.locale,
             "rules": {
                 "set_size": club.set_size,
                 "blank_scoring": club.blank_scoring,

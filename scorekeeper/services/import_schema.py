@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator, FormatChecker, ValidationError, val
 
 from scorekeeper import core
 from scorekeeper.core import N_
+from scorekeeper.config import SUPPORTED_LOCALES
 from scorekeeper.models import ROLES
 from scorekeeper.services.accounts import EMAIL_MAX
 
@@ -163,6 +164,7 @@ SCHEMA: dict[str, Any] = _record(
                 "created_at": _when(),
                 "public": _FLAG,
                 "public_token": _TOKEN,
+                "locale": _text(8, optional=True, choices=SUPPORTED_LOCALES),
                 "rules": _record(
                     {
                         "set_size": _number(),
@@ -340,6 +342,9 @@ SCHEMA: dict[str, Any] = _record(
         ),
     }
 )
+# A file exported before clubs had a default language has no `locale`.
+_CLUB = SCHEMA["properties"]["club"]
+_CLUB["required"] = [key for key in _CLUB["required"] if key != "locale"]
 # A file exported before games carried the day they were played has none of these three.
 GAME_DATE_FIELDS = ("played_on", "played_at", "season_by_hand")
 _GAME = SCHEMA["properties"]["games"]["items"]

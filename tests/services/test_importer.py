@@ -321,3 +321,28 @@ def test_a_file_from_before_games_carried_their_day_is_dated_by_its_nights(app, 
     assert got == [(date.fromisoformat(day), False) for day in expected]
     assert any(game["club_night"] for game in old["games"])
     assert datetime.fromisoformat(document["games"][0]["created_at"])
+
+
+def test_the_club_language_travels_with_the_file(app, document):
+    """The club's default language for its public and print pages is in the export and comes
+    back on import."""
+    document["club"]["locale"] = "hi"
+    with app.app_context():
+        club = import_club_json(document)
+        assert club.locale == "hi"
+        assert export_json.export_club_json(club.id)["club"]["locale"] == "hi"
+
+
+def test_a_file_from_before_clubs_had_a_language_imports_with_none(app, document):
+    del document["club"]["locale"]
+    with app.app_context():
+        assert import_club_json(document).locale is None
+
+
+def test_a_club_language_this_server_does_not_speak_is_refused(app, document):
+    document["club"]["locale"] = "de"
+    with app.app_context(), pytest.raises(importer.ImportProblem) as refused:
+        importer.import_club(document)
+    assert str(refused.value).startswith("club.locale:")
+    with app.app_context():
+        assert counts()["clubs"] == 0
