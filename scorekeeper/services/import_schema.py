@@ -15,8 +15,8 @@ from typing import Any
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
 
 from scorekeeper import core
-from scorekeeper.core import N_
 from scorekeeper.config import SUPPORTED_LOCALES
+from scorekeeper.core import N_
 from scorekeeper.models import ROLES
 from scorekeeper.services.accounts import EMAIL_MAX
 
