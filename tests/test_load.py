@@ -36,12 +36,18 @@ def load() -> ModuleType:
         ),
     ],
 )
-def test_racing_writers_get_no_5xx_and_lose_nothing(load, database):
-    # 16 writers, 12 of them four to a game: every shared game sees real races. Threads as
-    # well as processes (make run's default is 4 x 1): writers of one process race too.
+@pytest.mark.parametrize(
+    ("workers", "threads"),
+    [(4, 1), (2, 4)],
+    ids=["make-run-shape", "threads-too"],
+)
+def test_racing_writers_get_no_5xx_and_lose_nothing(load, database, workers, threads):
+    # 16 writers, 12 of them four to a game: every shared game sees real races. make run's
+    # shape on 2 cores (4 processes, one thread each), and with threads, so that writers of
+    # one process race too (THREADS is a setting).
     settings = load.Settings(
         db=database, writers=16, solo=4, share=4, readers=2, duration=12, warmup=2,
-        workers=2, threads=4, think=0.05,
+        workers=workers, threads=threads, think=0.05,
     )  # fmt: skip
     result = load.run_on(settings)
     assert result["responses_5xx"] == 0, result["statuses"]
