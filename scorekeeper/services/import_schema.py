@@ -379,10 +379,7 @@ _VALIDATOR = _Validator(SCHEMA, format_checker=_FORMATS)
 # What a value should be, in words (a schema's type, or its format); the format's own words
 # when a value of the right type is not in it.
 _FORMAT_WORDS = {"date-time": N_("an ISO 8601 date and time"), "date": N_("an ISO 8601 date")}
-_FORMAT_NOT = {
-    "date-time": N_("an ISO 8601 date and time"),
-    "date": N_("an ISO 8601 date (YYYY-MM-DD)"),
-}
+_FORMAT_NOT = {**_FORMAT_WORDS, "date": N_("an ISO 8601 date (YYYY-MM-DD)")}
 _TYPE_WORDS = {
     "integer": N_("a whole number"),
     "string": N_("text"),
