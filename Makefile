@@ -20,11 +20,36 @@ COMPILED := $(CATALOGUES:.po=.mo)
 
 venv: $(STAMP)
 
-# Re-install only when pyproject.toml changes; the test extra is small enough to always include.
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q -e '.[test]'
+# The venv holds exactly the lock (requirements-test.txt: the app, the test extra and what
+# builds the editable install, every version pinned with its hashes). When the lock changes the
+# venv is made anew, so nothing the lock no longer names stays behind; tests/test_lock.py fails
+# if the installed set ever differs from it.
+LOCK := requirements-test.txt
+$(STAMP): $(LOCK) pyproject.toml
+	rm -rf $(VENV)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
 	touch $@
+
+# Refresh the lock on purpose (pyproject.toml keeps the ranges): the newest releases the ranges
+# allow, for Python 3.11 on any platform. requirements.txt is the app alone (what a server
+# installs); requirements-test.txt adds the test extra and the build backend, constrained to the
+# same versions. uv resolves (seconds, hashes of every file of a release); it lives in its own
+# venv, .lock-tools, so it is never part of the app's. `make lock UPGRADE=` keeps the pins that
+# still fit and only resolves what changed.
+UV_VERSION := 0.13.9
+LOCK_TOOLS := .lock-tools
+UPGRADE ?= --upgrade
+UV_COMPILE := $(LOCK_TOOLS)/bin/uv pip compile -q --universal --python-version 3.11 \
+	--generate-hashes $(UPGRADE)
+.PHONY: lock
+lock:
+	test -x $(LOCK_TOOLS)/bin/uv || \
+		($(PYTHON) -m venv $(LOCK_TOOLS) && $(LOCK_TOOLS)/bin/pip install -q 'uv==$(UV_VERSION)')
+	$(UV_COMPILE) pyproject.toml -o requirements.txt
+	$(UV_COMPILE) pyproject.toml --extra test --extra postgres --group build \
+		-c requirements.txt -o $(LOCK)
 
 # Compile each catalogue when its .po is newer than its .mo (fuzzy entries are not served).
 compile: $(COMPILED)

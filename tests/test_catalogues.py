@@ -11,6 +11,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 from pseudo_locale import TEMPLATE, pseudo
 
@@ -105,6 +106,39 @@ def test_translations_keep_their_placeholders(language):
     assert placeholder_problems(catalog) == []
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_plural_forms_are_the_installed_cldr_ones(language):
+    """Babel 2.19's CLDR gives French and Spanish a third form ("many": 1 000 000 de parties);
+    a catalogue with fewer forms than its language has would leave a plural untranslated."""
+    catalog = read(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po")
+    assert (catalog.num_plurals, catalog.plural_expr) == (
+        get_plural(language).num_plurals,
+        get_plural(language).plural_expr,
+    )
+
+
+def test_the_many_form_reads_as_french_and_spanish_write_it():
+    from gettext import GNUTranslations
+    from io import BytesIO
+
+    from babel.messages.mofile import write_mo
+
+    said = {}
+    for language in ("fr", "es"):
+        out = BytesIO()
+        write_mo(out, read(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"))
+        out.seek(0)
+        words = GNUTranslations(out)
+        said[language] = [
+            words.ngettext("%(num)s game", "%(num)s games", n) % {"num": n}
+            for n in (1, 2, 1_000_000)
+        ]
+    assert said == {
+        "fr": ["1 partie", "2 parties", "1000000 de parties"],
+        "es": ["1 partida", "2 partidas", "1000000 de partidas"],
+    }
+
+
 # The checks themselves, on throwaway catalogues made from the template ----------------------
 
 
@@ -115,7 +149,8 @@ def translated(template: Catalog) -> Catalog:
         if not message.id:
             continue
         if isinstance(message.id, tuple):
-            catalog.add(message.id, (pseudo(message.id[0]), pseudo(message.id[1])))
+            others = (pseudo(message.id[1]),) * (catalog.num_plurals - 1)
+            catalog.add(message.id, (pseudo(message.id[0]), *others))
         else:
             catalog.add(message.id, pseudo(message.id))
     return catalog
