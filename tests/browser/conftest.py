@@ -1,6 +1,5 @@
 """Browser-test fixtures: Debian's Chromium, a phone-sized viewport and a live server."""
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -8,7 +7,7 @@ import flask_migrate
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext
-from werkzeug.serving import make_server
+from serving import serve
 
 from scorekeeper import create_app, limits
 from scorekeeper.extensions import db
@@ -69,17 +68,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory, smtp_server) -> Iterat
         **{name: "10000 per minute" for name in limits.SETTINGS},
         **smtp_server.config,
     )
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
-        with app.app_context():
-            db.engine.dispose()
+    with serve(app) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

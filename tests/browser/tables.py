@@ -5,14 +5,13 @@ and a partnership game. The accessibility and layout tests serve it and walk its
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 
 import flask_migrate
+import serving
 from flask import Flask
-from werkzeug.serving import make_server
 
 from scorekeeper import core, create_app
 from scorekeeper.extensions import db
@@ -116,14 +115,5 @@ def serve(tmp_path, make_user, make_club, add_roster) -> Iterator[Tables]:
     roster = add_roster(app, club, *EIGHT)
     ids = seed(app, owner, club)
     ids["player"] = roster[0]
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Tables(base=f"http://127.0.0.1:{server.server_port}", club=club, **ids)
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
-        with app.app_context():
-            db.engine.dispose()
+    with serving.serve(app) as base:
+        yield Tables(base=base, club=club, **ids)

@@ -4,7 +4,6 @@ one starts the night, each records a round at their table, and the night page sh
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 
 import flask_migrate
@@ -13,8 +12,8 @@ from clubs.helpers import PASSWORD, add_member, add_roster, make_club, make_user
 from flask import Flask
 from helpers import NO_SIDE_SCROLL, SCREENSHOTS, record, sign_in
 from playwright.sync_api import Browser, Page, expect
+from serving import serve
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -40,17 +39,8 @@ def club_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     for email in SCORERS:
         add_member(app, club, make_user(app, email.split("@")[0].title(), email), "scorer")
     add_roster(app, club, *(name for table in TABLES for name in table))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}", club, app
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
-        with app.app_context():
-            db.engine.dispose()
+    with serve(app) as base:
+        yield base, club, app
 
 
 def record_round(page: Page, out: str, hands: dict[str, int]) -> None:
