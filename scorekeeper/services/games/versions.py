@@ -15,9 +15,9 @@ is no longer at N.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import event, update
+from sqlalchemy import Table, event, update
 from sqlalchemy.orm import ORMExecuteState, Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -86,7 +86,7 @@ def _bump_changed_games(session: Session, _context: object, _instances: object) 
         version = (
             session.connection()
             .execute(
-                update(Game.__table__)
+                update(cast(Table, Game.__table__))  # a declared class's table is a Table
                 .where(*condition)
                 .values(version=Game.version + 1, updated_at=now)
                 .returning(Game.version)
@@ -111,7 +111,7 @@ def _forget_transaction(session: Session) -> None:
 
 # Tables whose rows are a game's: a bulk UPDATE or DELETE of them would skip the bump above.
 _GAME_TABLES = frozenset(
-    model.__table__.name for model in (Game, Player, Round, Hand, Penalty, Change)
+    model.__tablename__ for model in (Game, Player, Round, Hand, Penalty, Change)
 )
 
 
