@@ -46,7 +46,7 @@ def _next_url() -> str | None:
 
 def me() -> User:
     """The signed-in account itself (not Flask-Login's proxy), for the services."""
-    return current_user._get_current_object()  # type: ignore[attr-defined]
+    return current_user._get_current_object()
 
 
 def remembered() -> bool:
