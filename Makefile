@@ -93,9 +93,11 @@ node_modules/axe-core/axe.min.js: package.json
 	npm install --no-audit --no-fund
 	touch $@
 
+# ruff, then mypy (its settings and the strict modules: [tool.mypy] in pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

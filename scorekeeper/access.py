@@ -91,6 +91,8 @@ def game_for_device(game_id: int, *, edit: bool = False) -> tuple[Game, str]:
     Only the game's row is read: its snapshot has the rounds.
     """
     game, access = game_service.game_for_device(game_id, current_device())
+    if game is None:
+        abort(404)
     return game, _checked(game, access, edit=edit)
 
 

@@ -16,11 +16,11 @@ from wtforms import (
     BooleanField,
     FieldList,
     RadioField,
-    SelectChoice,
     SelectField,
     StringField,
     SubmitField,
 )
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3, not in types-WTForms 3.2
 from wtforms.validators import Length, Optional
 
 from scorekeeper import core

@@ -23,6 +23,7 @@ from flask_babel import force_locale, format_number, get_translations, gettext, 
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.config import SUPPORTED_LOCALES
 
@@ -95,7 +96,8 @@ def prefer_locale(locale: str | None) -> None:
     Called by the view before it renders."""
     g.club_locale = locale
     refresh()  # Flask-Babel keeps the language it picked for the request: pick again
-    vars(request_ctx._get_current_object()).pop(_TRANSLATIONS, None)
+    # Flask types request_ctx as the RequestContext; it is a LocalProxy to it.
+    vars(request_ctx._get_current_object()).pop(_TRANSLATIONS, None)  # type: ignore[attr-defined]
 
 
 @contextmanager
@@ -106,7 +108,7 @@ def speaking(locale: str | None) -> Iterator[None]:
     if not locale or locale not in locales():
         yield
         return
-    ctx = request_ctx._get_current_object() if has_request_context() else None
+    ctx = request_ctx._get_current_object() if has_request_context() else None  # type: ignore[attr-defined]
     kept = vars(ctx).pop(_TRANSLATIONS, None) if ctx is not None else None
     try:
         with force_locale(locale):
@@ -118,7 +120,7 @@ def speaking(locale: str | None) -> Iterator[None]:
                 setattr(ctx, _TRANSLATIONS, kept)
 
 
-def remember_language(response: Response, locale: str) -> Response:
+def remember_language(response: BaseResponse, locale: str) -> BaseResponse:
     """Keep `locale` in this browser's switcher cookie (no database: works without an account)."""
     response.set_cookie(
         LANGUAGE_COOKIE,
@@ -190,7 +192,7 @@ def request_translations() -> Translations:
     again for every string: locale, domain, cache key; a game page has dozens)."""
     if not has_request_context():
         return get_translations()
-    ctx = request_ctx._get_current_object()
+    ctx = request_ctx._get_current_object()  # type: ignore[attr-defined]
     found = getattr(ctx, _TRANSLATIONS, None)
     if found is None:
         found = get_translations()
@@ -250,7 +252,8 @@ def install_template_gettext(app: Flask) -> None:
         return formatted(eval_ctx, text, variables)
 
     # Registers the extension's newstyle mode (how {% trans %} compiles), then the flat callables.
-    app.jinja_env.install_gettext_callables(gettext, ngettext, newstyle=True)
+    # jinja2.ext.i18n adds this method at run time (Environment.extend): its types cannot say so.
+    app.jinja_env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     app.jinja_env.globals.update(
         _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext
     )

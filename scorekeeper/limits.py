@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app, has_request_context
 from flask_limiter import RateLimitExceeded
@@ -47,7 +47,7 @@ def _shared(setting: str, scope: str) -> Callable[[V], V]:
     limit = limiter.shared_limit(_setting(setting), scope=scope, methods=WRITES)
 
     def decorate(view: V) -> V:
-        limited = limit(view)
+        limited = cast(V, limit(view))  # Flask-Limiter's wrapper keeps the view's signature
         limited.rate_limit = setting  # type: ignore[attr-defined]
         return limited
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from collections.abc import MutableMapping
+from typing import Any, cast
 
 from flask import Flask
 from gunicorn.glogging import Logger as GunicornLogger
@@ -65,8 +66,11 @@ class RedactingGunicornLogger(GunicornLogger):
         _add_filter(self.error_log)
         _add_filter(self.access_log)
 
-    def atoms(self, resp: Any, req: Any, environ: dict, request_time: Any) -> dict[str, Any]:
-        atoms = super().atoms(resp, req, environ, request_time)
+    # types-gunicorn's _AtomsDict leaves out the {header}i, {header}o and {var}e atoms.
+    def atoms(  # type: ignore[override]
+        self, resp: Any, req: Any, environ: MutableMapping[str, Any], request_time: Any
+    ) -> dict[str, Any]:
+        atoms = cast(dict[str, Any], super().atoms(resp, req, environ, request_time))
         for key, value in atoms.items():
             if not isinstance(value, str):
                 continue

@@ -8,12 +8,20 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 # Base is defined beside db in extensions.py so this module can import db without a cycle.
 from scorekeeper.extensions import Base, db
+
+# mypy cannot take an instance's attribute (db.Model) as a base class: it checks the tables
+# against Base, whose metadata and registry db.Model is built from.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 
 __all__ = [
     "Base",
@@ -49,7 +57,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class Game(db.Model):
+class Game(Model):
     """One game at one table, with the options chosen when it was created."""
 
     __tablename__ = "games"
@@ -114,7 +122,7 @@ def etag_of(game_id: int, version: int) -> str:
     return f"g{game_id}v{version}"
 
 
-class Player(db.Model):
+class Player(Model):
     """A seat at a game's table; `team` pairs partners (same number, same team)."""
 
     __tablename__ = "players"
@@ -142,7 +150,7 @@ class Player(db.Model):
     game: Mapped[Game] = relationship(back_populates="players")
 
 
-class Round(db.Model):
+class Round(Model):
     """One recorded round (or draw-game hand); `number` is unique within its game."""
 
     __tablename__ = "rounds"
@@ -168,7 +176,7 @@ class Round(db.Model):
     )
 
 
-class RoundWrite(db.Model):
+class RoundWrite(Model):
     """A client-made key of a round write (form or API): a repeat of the same write (a phone
     sending its queued round again after the network came back) answers as the first did."""
 
@@ -182,7 +190,7 @@ class RoundWrite(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
-class Hand(db.Model):
+class Hand(Model):
     """What one player held at the end of a round, and the round score the core gave it."""
 
     __tablename__ = "hands"
@@ -203,7 +211,7 @@ class Hand(db.Model):
     round: Mapped[Round] = relationship(back_populates="hands")
 
 
-class Penalty(db.Model):
+class Penalty(Model):
     """A house-rule penalty of a round: open train, strategic error or signed adjustment."""
 
     __tablename__ = "penalties"
@@ -218,7 +226,7 @@ class Penalty(db.Model):
     round: Mapped[Round] = relationship(back_populates="penalties")
 
 
-class Change(db.Model):
+class Change(Model):
     """The history of a game: every value recorded, changed or removed, when and from where."""
 
     __tablename__ = "changes"
@@ -234,7 +242,7 @@ class Change(db.Model):
     device: Mapped[str | None] = mapped_column(String(64))
 
 
-class DeviceGame(db.Model):
+class DeviceGame(Model):
     """A game this device (browser) created or opened, and whether it may score it."""
 
     __tablename__ = "device_games"
@@ -250,7 +258,7 @@ class DeviceGame(db.Model):
 # Accounts and clubs --------------------------------------------------------------------------
 
 
-class User(db.Model):
+class User(Model):
     """An account: a person who signs in (no account is needed for a quick game)."""
 
     __tablename__ = "users"
@@ -285,7 +293,7 @@ class User(db.Model):
         return f"{self.id}:{self.session_version}"
 
 
-class ApiToken(db.Model):
+class ApiToken(Model):
     """A personal API token; only its SHA-256 is stored, and it can be revoked."""
 
     __tablename__ = "api_tokens"
@@ -299,7 +307,7 @@ class ApiToken(db.Model):
     revoked_at: Mapped[datetime | None]
 
 
-class UserSession(db.Model):
+class UserSession(Model):
     """One signed-in browser: only the SHA-256 of the random key its session cookie holds.
     Signing out deletes the row, so a copy of the cookie stops working."""
 
@@ -311,7 +319,7 @@ class UserSession(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
-class SignInAttempt(db.Model):
+class SignInAttempt(Model):
     """A failed sign-in, kept a short while to slow down password guessing."""
 
     __tablename__ = "sign_in_attempts"
@@ -322,7 +330,7 @@ class SignInAttempt(db.Model):
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
-class Club(db.Model):
+class Club(Model):
     """A club: its members, roster, games and default rules."""
 
     __tablename__ = "clubs"
@@ -354,7 +362,7 @@ class Club(db.Model):
     )
 
 
-class Membership(db.Model):
+class Membership(Model):
     """A user's place in a club: owner, scorer or viewer."""
 
     __tablename__ = "memberships"
@@ -370,7 +378,7 @@ class Membership(db.Model):
     user: Mapped[User] = relationship(back_populates="memberships")
 
 
-class Invite(db.Model):
+class Invite(Model):
     """An invitation link to join a club with a role; it expires and can be revoked."""
 
     __tablename__ = "invites"
@@ -385,7 +393,7 @@ class Invite(db.Model):
     revoked_at: Mapped[datetime | None]
 
 
-class RosterPlayer(db.Model):
+class RosterPlayer(Model):
     """A person on a club's roster: the same player from game to game."""
 
     __tablename__ = "roster_players"
@@ -407,7 +415,7 @@ class RosterPlayer(db.Model):
 # Seasons and club nights -----------------------------------------------------------------------
 
 
-class Season(db.Model):
+class Season(Model):
     """A club's season: its dates, default rules and how its standings are computed."""
 
     __tablename__ = "seasons"
@@ -429,7 +437,7 @@ class Season(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class ClubNight(db.Model):
+class ClubNight(Model):
     """A club night: several tables playing at once, each table a game."""
 
     __tablename__ = "club_nights"
@@ -444,7 +452,7 @@ class ClubNight(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class ClubEvent(db.Model):
+class ClubEvent(Model):
     """A line of the club's history: who did what to the club's records, and when (a season
     or a club night deleted...). The name is kept as it was, should the account go."""
 

@@ -4,6 +4,7 @@ for JSON clients send this one model), and where a "go back there" redirect may 
 
 from __future__ import annotations
 
+from typing import cast
 from urllib.parse import urlsplit
 
 from flask import Response, current_app, request
@@ -23,7 +24,8 @@ def svg_response(svg: bytes, etag: str) -> Response:
     response.headers["Content-Security-Policy"] = SVG_POLICY
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.vary.add("Accept-Language")
-    return response.make_conditional(request)
+    response.make_conditional(request)  # changes `response` itself (304, no body) and returns it
+    return response
 
 
 def safe_next(target: str | None) -> str | None:
@@ -49,7 +51,8 @@ class Error(BaseModel):
 
 def json_response(answer: BaseModel, status: int = 200) -> Response:
     """A body model as a JSON answer, written by the app's JSON provider as every answer is."""
-    response = current_app.json.response(answer.model_dump(mode="json"))
+    # Flask types this as sansio's Response; it is the app's response_class.
+    response = cast(Response, current_app.json.response(answer.model_dump(mode="json")))
     response.status_code = status
     return response
 

@@ -46,7 +46,7 @@ def _next_url() -> str | None:
 
 def me() -> User:
     """The signed-in account itself (not Flask-Login's proxy), for the services."""
-    return current_user._get_current_object()  # type: ignore[attr-defined]
+    return current_user._get_current_object()
 
 
 def remembered() -> bool:
@@ -105,7 +105,9 @@ def sign_up() -> ResponseReturnValue:
     if not form.validate_on_submit():
         return _page("accounts/sign_up.html", 422 if form.is_submitted() else 200, form=form)
     try:
-        user = account_service.create_user(form.name.data, form.email.data, form.password.data)
+        user = account_service.create_user(
+            form.name.data or "", form.email.data, form.password.data
+        )
     except account_service.EmailTaken:
         form.email.errors = [_("An account already uses this email address: sign in instead.")]
         return _page("accounts/sign_up.html", 422, form=form)
@@ -133,7 +135,7 @@ def sign_in() -> ResponseReturnValue:
         return _page("accounts/sign_in.html", 422 if form.is_submitted() else 200, form=form)
     try:
         user = account_service.authenticate(
-            form.email.data, form.password.data, request.remote_addr
+            form.email.data, form.password.data or "", request.remote_addr
         )
     except account_service.TooManyAttempts as error:
         message = _(
@@ -239,7 +241,7 @@ def create_token() -> ResponseReturnValue:
     form = NewTokenForm()
     if not form.validate_on_submit():
         return _account_page(form, 422)
-    new = account_service.create_token(me(), form.name.data)
+    new = account_service.create_token(me(), form.name.data or "")
     # Shown in this answer rather than after a redirect: the secret must not go through the
     # session cookie (signed, not encrypted) or any cache.
     response = make_response(

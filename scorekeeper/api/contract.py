@@ -387,7 +387,7 @@ def _operation(
     if params:
         out["parameters"] = params
     if op.body is not None:
-        examples = op.body.model_config.get("json_schema_extra", {})
+        examples: Any = op.body.model_config.get("json_schema_extra", {})
         media: dict[str, Any] = {"schema": {"$ref": REF.format(model=op.body.__name__)}}
         if isinstance(examples, dict) and examples.get("examples"):
             media["examples"] = {
@@ -462,7 +462,7 @@ def document(app: Flask, blueprint: str = "api") -> dict[str, Any]:
 
 # --- answers several routes share ---------------------------------------------------------------
 
-GAME_SECURITY = ({"bearer": []}, {"personalToken": []})
+GAME_SECURITY: tuple[Mapping[str, list[str]], ...] = ({"bearer": []}, {"personalToken": []})
 BAD_BODY = Answer(
     "The body is not a JSON object, or holds text no database stores (NUL, lone surrogates); "
     "or an Idempotency-Key that is not 8-64 letters, digits, - or _.",

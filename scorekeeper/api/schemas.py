@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
@@ -73,9 +73,13 @@ BlankScoring = Literal["face", "blank_25", "double_blank_25", "double_blank_50"]
 OrderName = Literal["descending", "ascending"]
 PenaltyKind = Literal["open_train", "strategic_error", "adjustment"]
 DecidedBy = Literal["total", "zero_rounds", "lowest_nonzero", "shared"]
-# The core's own lists, as JSON Schema enums.
-SetSize = Annotated[Literal.__getitem__(tuple(sorted(core.SUPPORTED_SETS))), Whole]
-Target = Annotated[Literal.__getitem__(tuple(core.DRAW_TARGETS)), Whole]
+# The core's own lists, as JSON Schema enums (built at run time: to mypy, whole numbers).
+if TYPE_CHECKING:
+    SetSize = int
+    Target = int
+else:
+    SetSize = Annotated[Literal.__getitem__(tuple(sorted(core.SUPPORTED_SETS))), Whole]
+    Target = Annotated[Literal.__getitem__(tuple(core.DRAW_TARGETS)), Whole]
 
 
 def _keys_are_names(schema: dict[str, Any]) -> None:
@@ -396,5 +400,5 @@ class Stale(Answer):
 
 def example_of(model: type[BaseModel]) -> Any:
     """The first example a model's schema gives (the document shows it; tests validate it)."""
-    extra = model.model_config.get("json_schema_extra")
+    extra: Any = model.model_config.get("json_schema_extra")
     return extra["examples"][0] if isinstance(extra, dict) else None

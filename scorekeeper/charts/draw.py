@@ -21,6 +21,7 @@ from xml.sax.saxutils import escape
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
 # Charts are drawn for a phone: a page shows them 326 CSS px wide at 360 px, so a figure 4.2 in
 # (302 pt) wide is scaled by ~1.08 and 11.5 pt text shows at ~12.4 px (at 6.4 in and 9 pt it
@@ -40,7 +41,7 @@ COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 LINESTYLES = ("-", "--", ":", "-.")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p", "d", "8")
 # Fixed once for the process (rc_context is not thread-safe); this module is the only user.
-RC = {
+RC: dict[RcKeyType, Any] = {
     # Text stays text: smaller files, searchable, and the browser's fonts cover every script.
     "svg.fonttype": "none",
     # Without a fixed salt, clip-path ids are random and the bytes change on every render.
@@ -358,10 +359,13 @@ def rounds_chart(
                     x0 + (i + 0.5) * slot, y0 - 0.06, label, fontsize=SMALL, ha="center", va="top"
                 )
     if grid:
-        ax.hlines(*zip(*grid, strict=True), colors="#dddddd", linewidth=0.5, zorder=0.5)
+        at, start, end = zip(*grid, strict=True)
+        ax.hlines(at, start, end, colors="#dddddd", linewidth=0.5, zorder=0.5)
     if names:
-        ax.hlines(*zip(*zero, strict=True), colors="#555555", linewidth=0.7, clip_on=False)
-        ax.vlines(*zip(*frame, strict=True), colors="#555555", linewidth=0.7, clip_on=False)
+        at, start, end = zip(*zero, strict=True)
+        ax.hlines(at, start, end, colors="#555555", linewidth=0.7, clip_on=False)
+        at, start, end = zip(*frame, strict=True)
+        ax.vlines(at, start, end, colors="#555555", linewidth=0.7, clip_on=False)
     fig.text(
         0.5,
         1 - 0.08 / height,

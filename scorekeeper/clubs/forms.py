@@ -5,10 +5,13 @@ Forms only read what was typed; what a club allows is checked by services.clubs 
 
 from __future__ import annotations
 
+from typing import cast
+
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, DateField, SelectChoice, SelectField, StringField, SubmitField
+from wtforms import BooleanField, DateField, SelectField, StringField, SubmitField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3, not in types-WTForms 3.2
 from wtforms.validators import Length, Optional, ValidationError
 
 from scorekeeper import core
@@ -47,14 +50,15 @@ class SettingsForm(FlaskForm):
     """The owner's settings: name, default rules (the setup screen's own fields), public page."""
 
     name = StringField(_l("Club name"), validators=[Length(max=200)])
-    # The same fields as the game setup screen, so the choices and labels stay one list.
-    set_size = SetupForm.set_size
-    blank_scoring = SetupForm.blank_scoring
-    rounds = SetupForm.rounds
-    order = SetupForm.order
-    open_train_points = SetupForm.open_train_points
-    strategic_error = SetupForm.strategic_error
-    adjustments = SetupForm.adjustments
+    # The same fields as the game setup screen, so the choices and labels stay one list. Read on
+    # a class they are UnboundFields; cast, each is the field it is bound as (WTForms' types).
+    set_size = cast(SelectField, SetupForm.set_size)
+    blank_scoring = cast(SelectField, SetupForm.blank_scoring)
+    rounds = cast(StringField, SetupForm.rounds)
+    order = cast(SelectField, SetupForm.order)
+    open_train_points = cast(SelectField, SetupForm.open_train_points)
+    strategic_error = cast(BooleanField, SetupForm.strategic_error)
+    adjustments = cast(BooleanField, SetupForm.adjustments)
     public = BooleanField(_l("Turn on the public page"))
     locale = language_field(
         _l("Language of the public and print pages"), _l("As each phone is set")

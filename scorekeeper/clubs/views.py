@@ -80,7 +80,7 @@ def new() -> ResponseReturnValue:
     status = 400 if form.is_submitted() else 200
     if form.validate_on_submit():
         try:
-            club = club_service.create_club(user, form.name.data)
+            club = club_service.create_club(user, form.name.data or "")
         except ClubError as error:
             general, status = _put_problems(form, error.problems), 422
         else:
@@ -122,7 +122,7 @@ def settings(club_id: int) -> ResponseReturnValue:
             try:
                 club_service.update_club(
                     club,
-                    name=form.name.data,
+                    name=form.name.data or "",
                     rules=form.rules(),
                     public=form.public.data,
                     locale=form.locale.data,
@@ -406,7 +406,9 @@ def add_player(club_id: int) -> ResponseReturnValue:
     if not form.validate():
         return _render_roster(club, role, add=form, status=400)
     try:
-        entry = roster_service.add_roster_player(club, form.display_name.data, form.user_id.data)
+        entry = roster_service.add_roster_player(
+            club, form.display_name.data or "", form.user_id.data
+        )
     except ClubError as error:
         general = _put_problems(form, error.problems)
         return _render_roster(club, role, add=form, general=general, status=422)
@@ -434,7 +436,9 @@ def edit_player(club_id: int, entry_id: int) -> ResponseReturnValue:
     if form.validate_on_submit():
         old = entry.display_name
         try:
-            roster_service.update_roster_player(entry, form.display_name.data, form.user_id.data)
+            roster_service.update_roster_player(
+                entry, form.display_name.data or "", form.user_id.data
+            )
         except ClubError as error:
             general, status = _put_problems(form, error.problems), 422
         else:
@@ -529,7 +533,7 @@ def new_game(club_id: int) -> ResponseReturnValue:
     back = url_for("clubs.new_game", club_id=club_id)
     club, role = club_for(club_id, "scorer", next_url=back)
     form = ClubSetupForm.for_club(club_service.default_rules(club))
-    if form.add_player.data and len(form.players) < form.players.max_entries:
+    if form.add_player.data and len(form.players) < (form.players.max_entries or 0):
         form.players.append_entry()
         return _render_setup(club, role, form)
     if not form.validate_on_submit():
@@ -607,7 +611,6 @@ def export(club_id: int, kind: str) -> ResponseReturnValue:
         mimetype = "text/csv"
     response = make_response(body)
     response.mimetype = mimetype
-    response.charset = "utf-8"
     stamp = utcnow().strftime("%Y-%m-%d")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="club-{club.id}-{stamp}.{kind}"'

@@ -377,6 +377,7 @@ class _Checker:
         highest = max(pips.values(), default=0)
         scored: list[Penalty] = []
         once: set[tuple[str, PenaltyKind]] = set()
+        points: int | None  # an adjustment's points are None when what was typed is not a number
         for entry in self.entry.penalties:
             player = entry.player
             try:

@@ -126,7 +126,9 @@ def season_standings(
         qualified = method is not SeasonMethod.AVERAGE or line.games >= min_games
         lines.append((line, average, points, qualified))
 
-    def key(item: tuple[PlayerSeason, Fraction | None, Fraction, bool]) -> tuple:
+    def key(
+        item: tuple[PlayerSeason, Fraction | None, Fraction, bool],
+    ) -> tuple[Fraction | int, ...]:
         line, average, points, _qualified = item
         worst = Fraction(10**9)
         if method is SeasonMethod.GAMES_WON:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from .problems import N_, Problem, RuleError
 from .tiles import DEFAULT_SET, BlankScoring, check_set, tile_count
@@ -354,7 +355,8 @@ _CHOICES: tuple[tuple[str, type[StrEnum]], ...] = (
 def _check_choices(rules: GameRules) -> tuple[list[Problem], GameRules]:
     """Turn options given as text (a form, a database column) into their enums."""
     problems: list[Problem] = []
-    chosen: dict[str, StrEnum] = {}
+    # Each option's own enum (StrEnum): Any, as mypy checks replace() field by field.
+    chosen: dict[str, Any] = {}
     for option, choices in _CHOICES:
         raw = getattr(rules, option)
         try:

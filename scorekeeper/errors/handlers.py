@@ -66,7 +66,7 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
     message = error_message(code)
     wait = limits.retry_after(error)
     if wait is not None:
-        error.retry_after = wait  # type: ignore[attr-defined]  (sent as Retry-After below)
+        error.retry_after = wait  # type: ignore[attr-defined]  # get_headers() sends it below
         message = " ".join(
             (
                 message,

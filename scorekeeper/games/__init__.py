@@ -2,7 +2,7 @@
 
 from flask import Blueprint
 
-bp = Blueprint("games", __name__)
+bp: Blueprint = Blueprint("games", __name__)  # typed: chart_views imports it back
 
 from scorekeeper.games import views  # noqa: E402, F401  (routes register on bp)
 from scorekeeper.games.chart_views import chart  # noqa: E402, F401  (routes register on bp)

@@ -16,7 +16,6 @@ from wtforms import (
     StringField,
     SubmitField,
 )
-from wtforms.fields.core import UnboundField
 from wtforms.validators import Length
 
 from scorekeeper import core
@@ -47,9 +46,9 @@ class RoundForm(FlaskForm):
     declared ones): this form lists its own, in the order given, so that no class is made per
     page (a new class and its field list cost as much as binding the fields)."""
 
-    def __init__(
-        self, fields: list[tuple[str, UnboundField]], formdata: object | None = None
-    ) -> None:
+    # Each field is made outside a form, so it is an UnboundField (WTForms' types call it the
+    # field it will be bound as).
+    def __init__(self, fields: list[tuple[str, Field]], formdata: object | None = None) -> None:
         self._unbound_fields = fields
         super().__init__(formdata=formdata)
 
@@ -60,9 +59,9 @@ def round_fields(
     open_train: bool,
     strategic: bool,
     adjustments: bool,
-) -> list[tuple[str, UnboundField]]:
+) -> list[tuple[str, Field]]:
     """The fields of one game's round sheet, in order: one row of fields per player (by seat)."""
-    fields: list[tuple[str, UnboundField]] = [
+    fields: list[tuple[str, Field]] = [
         # Hidden fields carry an empty label: WTForms would otherwise translate a label made
         # from the name, loading its own message catalogue from disk on every page.
         ("number", HiddenField("")),
@@ -144,8 +143,8 @@ def fill_form(form: FlaskForm, entry: core.RoundEntry, players: Sequence[str]) -
             form[f"adjust_{seat}"].data = str(penalty.points)
             form[f"reason_{seat}"].data = penalty.reason
     out = entry.out if isinstance(entry.out, str) else None
-    seat = str(players.index(out)) if out in players else ""
-    form.out.data = BLOCKED if entry.blocked else seat
+    out_seat = str(players.index(out)) if out in players else ""
+    form.out.data = BLOCKED if entry.blocked else out_seat
 
 
 # Fields of the round sheet that are not what the scorer typed about the hands.

@@ -182,7 +182,7 @@ class TileChoice(NamedTuple):
     """A tile on offer in the picker: its place (checkbox ids count them), its name ("12-11"),
     its worth, its two ends as drawn."""
 
-    index: int
+    place: int
     text: str
     value: int
     high: int

@@ -59,7 +59,7 @@ RECORD_ANCHOR = "record"
 def new() -> ResponseReturnValue:
     """Set up a game: four names and Start is enough."""
     form = SetupForm()
-    if form.add_player.data and len(form.players) < form.players.max_entries:
+    if form.add_player.data and len(form.players) < (form.players.max_entries or 0):
         form.players.append_entry()
         return _render_setup(form)
     if not form.validate_on_submit():
@@ -117,7 +117,7 @@ def _render_game(
     general: list[str] | None = None,
     warnings: list[str] | None = None,
     status: int = 200,
-) -> ResponseReturnValue:
+) -> tuple[str, int]:
     snapshot = snapshot_of(game)
     state = snapshot.state
     editable = access == "edit"
@@ -303,6 +303,8 @@ def _stale(
     """Another phone got there first: show its round beside this one and let the scorer
     choose; nothing typed here moves to another round unless the scorer says so."""
     game = game_service.game_row(game_id)
+    if game is None:  # removed on another phone meanwhile
+        abort(404)
     conflict = game_service.conflict_of(game, number, entry) if number is not None else None
     if conflict is not None:
         page = render_template(
@@ -375,7 +377,7 @@ def _render_edit(
     general=None,
     warnings=None,
     status=200,
-) -> ResponseReturnValue:
+) -> tuple[str, int]:
     result = snapshot.result(number)
     assert result is not None
     return (

@@ -14,11 +14,11 @@ from wtforms import (
     BooleanField,
     DateField,
     HiddenField,
-    SelectChoice,
     SelectField,
     StringField,
     SubmitField,
 )
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3, not in types-WTForms 3.2
 from wtforms.validators import Length, Optional
 
 from scorekeeper.models import RosterPlayer

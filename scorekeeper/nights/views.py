@@ -149,6 +149,7 @@ def new(club_id: int) -> ResponseReturnValue:
         expired = "csrf_token" in form.errors
         general = [_("The form expired: please press the button again.")] if expired else []
         return _render_new(club, role, form, general, 400)
+    assert form.played_on.data is not None  # a DateField that validated holds a date
     try:
         if form.shuffle.data:
             form.place(night_service.shuffle_tables(form.seats(), form.tables.data, _shuffler()))
@@ -218,6 +219,8 @@ def join_late(game_id: int) -> ResponseReturnValue:
     if game.club_id is None:
         abort(404)  # the late-arrival rule is a club's
     club = club_service.get_club(game.club_id)
+    if club is None:
+        abort(404)
     snapshot = game_service.snapshot_of(game)
     state = snapshot.state
     refused = game_service.late_join_problem(snapshot)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 
 from babel.dates import format_skeleton
-from flask import Response, abort, redirect, render_template, request, url_for
+from flask import abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
@@ -75,7 +75,7 @@ def detail(club_id: int, entry_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/clubs/<id:club_id>/players/<id:entry_id>/chart.svg")
-def chart(club_id: int, entry_id: int) -> Response:
+def chart(club_id: int, entry_id: int) -> ResponseReturnValue:
     """The player's average per round by month (SVG); 304 while their games are unchanged."""
     club, _role = club_for(club_id)
     entries = player_service.roster_entries(club)

@@ -53,6 +53,7 @@ def _icon(name: str, sizes: str, purpose: str = "any") -> dict[str, str]:
 def service_worker() -> Response:
     """The service worker, from the root so that it may serve every page of the app offline;
     the browser checks it for a new version on each visit (no-cache)."""
+    assert current_app.static_folder is not None  # create_app names it
     response = send_from_directory(current_app.static_folder, "js/sw.js", max_age=0)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"
@@ -62,4 +63,5 @@ def service_worker() -> Response:
 @bp.get("/favicon.ico")
 def favicon() -> Response:
     """The icon browsers ask for at the root (pages name favicon.svg; this is for the rest)."""
+    assert current_app.static_folder is not None  # create_app names it
     return send_from_directory(current_app.static_folder, "img/favicon.ico", max_age=86400)

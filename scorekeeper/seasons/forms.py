@@ -9,7 +9,8 @@ from datetime import date
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import DateField, RadioField, SelectChoice, SelectField, StringField, SubmitField
+from wtforms import DateField, RadioField, SelectField, StringField, SubmitField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3, not in types-WTForms 3.2
 from wtforms.validators import Length
 
 from scorekeeper import core

@@ -41,7 +41,7 @@ def _put_problems(form: SeasonForm, error: SeasonError) -> list[str]:
     return general
 
 
-def _save(form: SeasonForm, save) -> tuple[object | None, list[str], int]:
+def _save(form: SeasonForm, save) -> tuple[season_service.Saved | None, list[str], int]:
     """Validate the form and call `save(input)`; (saved or None, general problems, status)."""
     if not form.validate_on_submit():
         expired = "csrf_token" in form.errors

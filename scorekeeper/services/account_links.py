@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import timedelta
+from typing import Any
 
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -48,7 +49,7 @@ def _fingerprint(user: User) -> str:
     return hashlib.sha256(material.encode()).hexdigest()[:24]
 
 
-def _load(token: str, salt: str, lifetime: timedelta) -> dict:
+def _load(token: str, salt: str, lifetime: timedelta) -> dict[str, Any]:
     if not token or len(token) > TOKEN_MAX:
         raise LinkInvalid()
     try:

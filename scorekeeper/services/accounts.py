@@ -242,6 +242,7 @@ def authenticate(email: str, password: str, address: str | None) -> User:
     if not matched:
         _record_failure(email, address)
         raise BadCredentials(email)
+    assert user is not None  # a password matched only the user's own hash
     db.session.commit()
     return user
 

@@ -47,7 +47,10 @@ def games_of_club(club: Club, limit: int = 200) -> list[ClubGame]:
     for game in games:
         snapshot = game_service.snapshot_of(game)
         state = snapshot.state
-        name_of = {p.name: current.get(p.roster_player_id, p.name) for p in game.players}
+        name_of = {
+            p.name: current.get(p.roster_player_id, p.name) if p.roster_player_id else p.name
+            for p in game.players
+        }
         teams = {
             " & ".join(team): " & ".join(name_of[n] for n in team) for team in snapshot.setup.teams
         }
@@ -112,6 +115,7 @@ def move_game_to_club(game: Game, club: Club) -> MovedGame:
     if game.club_id is not None:
         refuse("game_in_club", N_("This game already belongs to a club."))
     by_name: dict[str, RosterPlayer] = {}
+    entry: RosterPlayer | None
     for entry in sorted(roster_service.roster_of(club), key=lambda e: (e.archived, -e.id)):
         by_name.setdefault(entry.display_name.casefold(), entry)
     matched: list[str] = []

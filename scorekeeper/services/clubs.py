@@ -339,7 +339,7 @@ def accept_invite(invite: Invite, user: User) -> tuple[Membership, str]:
                 "page sends it again), then open this invite again."
             ),
         )
-    club = db.session.get(Club, invite.club_id)
+    club = db.session.get_one(Club, invite.club_id)
     member = membership(club, user.id)
     if member is not None:
         if RANK[invite.role] <= RANK[member.role]:

@@ -7,12 +7,13 @@ naming the game, the round, the player and the field.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from scorekeeper import core
 from scorekeeper.core import N_
 from scorekeeper.extensions import db
-from scorekeeper.models import Club, Game, Round
+from scorekeeper.models import Club, Game, Hand, Penalty, Round
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import mapping
 from scorekeeper.services.games.snapshot import late_rules_recorded
@@ -54,7 +55,7 @@ class _Round:
 
     def index(self, part: str, player: str | None) -> int | None:
         """Where the player's hand (or first penalty) is in this round of the file."""
-        items = self.row.hands if part == "hands" else self.row.penalties
+        items: Sequence[Hand | Penalty] = self.row.hands if part == "hands" else self.row.penalties
         seat = next((seat for seat, name in self.names.items() if name == player), None)
         return next((i for i, item in enumerate(items) if item.seat == seat), None)
 
@@ -150,7 +151,7 @@ def check_game_rules(game: Game, club: Club, index: int) -> None:
     except core.RuleError as error:
         raise ImportProblem(_AT, place=where, at=title, reason=tuple(error.problems)) from None
     late = any(hand.late for row in game.round_rows for hand in row.hands)
-    late_rules = late_rules_recorded(db.session, game.id) if late else {}
+    late_rules = late_rules_recorded(db.session(), game.id) if late else {}
     club_rule = core.LateRule(club.late_rule)
     for r, row in enumerate(game.round_rows):
         _check_round(_Round(game, row, f"{where}.rounds[{r}]", number), late_rules, club_rule)

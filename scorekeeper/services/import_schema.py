@@ -373,7 +373,8 @@ _FORMATS.checks("date", raises=ValueError)(
 _TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
     "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
 )
-_Validator = validators.extend(Draft202012Validator, type_checker=_TYPES)
+# types-jsonschema leaves extend() unannotated.
+_Validator = validators.extend(Draft202012Validator, type_checker=_TYPES)  # type: ignore[no-untyped-call]
 _VALIDATOR = _Validator(SCHEMA, format_checker=_FORMATS)
 
 # What a value should be, in words (a schema's type, or its format); the format's own words
@@ -402,28 +403,32 @@ def where(path: Iterable[str | int]) -> str:
 def _words(error: ValidationError) -> tuple[str, dict[str, object]]:
     """What is wrong, as a template and its values (jsonschema's own messages quote the schema
     and are English only)."""
-    schema, value, rule = error.schema, error.instance, error.validator
+    # Set on every error iter_errors yields (the stubs' Unset is for errors made by hand).
+    schema: Any = error.schema
+    value: Any = error.instance
+    rule: Any = error.validator
+    expected: Any = error.validator_value
     if rule == "type":
-        kinds = error.validator_value if isinstance(error.validator_value, list) else [rule]
-        kind = error.validator_value if isinstance(error.validator_value, str) else kinds[0]
+        kinds = expected if isinstance(expected, list) else [rule]
+        kind = expected if isinstance(expected, str) else kinds[0]
         words = _FORMAT_WORDS.get(schema.get("format", ""), _TYPE_WORDS.get(kind, kind))
         if "null" in kinds:
             return N_("expected %(kind)s or null"), {"kind": Phrase(words)}
         return N_("expected %(kind)s"), {"kind": Phrase(words)}
     if rule == "required":
-        missing = [key for key in error.validator_value if key not in value]
+        missing = [key for key in expected if key not in value]
         return N_("missing %(fields)s"), {"fields": ", ".join(missing)}
     if rule == "additionalProperties":
         unknown = sorted(str(key) for key in value if key not in schema["properties"])
         return N_("unknown field %(fields)s"), {"fields": ", ".join(unknown)}
     if rule == "enum":
-        allowed = ", ".join(str(choice) for choice in error.validator_value if choice is not None)
+        allowed = ", ".join(str(choice) for choice in expected if choice is not None)
         return N_("%(value)s is not one of %(allowed)s"), {"value": repr(value), "allowed": allowed}
     if rule == "maxLength":
-        return N_("longer than %(limit)s characters"), {"limit": error.validator_value}
+        return N_("longer than %(limit)s characters"), {"limit": expected}
     if rule == "minLength" and "title" in schema:
         return N_("%(what)s cannot be empty"), {"what": Phrase(schema["title"])}
-    if rule == "pattern" and error.validator_value == _NO_NUL:
+    if rule == "pattern" and expected == _NO_NUL:
         return N_("holds a NUL character"), {}
     if rule == "pattern" and "title" in schema:
         return N_("%(value)s is not %(what)s"), {
@@ -433,7 +438,7 @@ def _words(error: ValidationError) -> tuple[str, dict[str, object]]:
     if rule in ("minimum", "maximum"):
         return N_("%(value)s is out of range"), {"value": str(value)}
     if rule == "format":
-        what = Phrase(_FORMAT_NOT[error.validator_value])
+        what = Phrase(_FORMAT_NOT[expected])
         return N_("%(value)s is not %(what)s"), {"value": repr(value), "what": what}
     # A check this file format does not use: say where, not jsonschema's English.
     return N_("%(value)s is not allowed here"), {"value": repr(value)}
@@ -477,4 +482,5 @@ def check_document(data: object) -> dict[str, Any]:
         error = min(errors, key=lambda e: _RANK.get(str(e.validator), len(_RANK)))
         template, params = _words(error)
         raise problem(where(error.absolute_path), template, **params)
-    return _parsed(SCHEMA, data)
+    document: dict[str, Any] = _parsed(SCHEMA, data)
+    return document

@@ -156,10 +156,10 @@ def _taken_tokens(doc: Mapping[str, Any], owner: User | None) -> list[Phrase]:
         taken += [Phrase(N_("invite token %(token)s"), {"token": repr(t)}) for t in found]
     for start in range(0, len(game_tokens), _TOKEN_BATCH):
         batch = game_tokens[start : start + _TOKEN_BATCH]
-        query = select(Game.edit_token, Game.view_token).where(
+        pairs = select(Game.edit_token, Game.view_token).where(
             or_(Game.edit_token.in_(batch), Game.view_token.in_(batch))
         )
-        for edit, view in db.session.execute(query).all():
+        for edit, view in db.session.execute(pairs).all():
             taken += [
                 Phrase(N_("game token %(token)s"), {"token": repr(t)})
                 for t in (edit, view)
@@ -243,7 +243,9 @@ def _import_game(doc_game: Mapping[str, Any], club: Club, refs: Refs, index: int
     return game
 
 
-def _add_members(doc: Mapping[str, Any], club: Club, users: dict[str, User], owner) -> None:
+def _add_members(
+    doc: Mapping[str, Any], club: Club, users: dict[str, User], owner: User | None
+) -> None:
     """The file's members and invites; an upload by `owner`: the owner alone, no invite (the
     file's invite links belong to the club it came from), and a line in the club's history."""
     if owner is not None:

@@ -293,6 +293,7 @@ def nights_of(club: Club, limit: int = 100) -> list[NightLine]:
             select(Game.club_night_id, Game.finished_at).where(Game.club_night_id.in_(list(counts)))
         ).all()
         for night_id, finished_at in rows:
+            assert night_id is not None  # the games of these nights only
             counts[night_id][0] += 1
             counts[night_id][1] += finished_at is not None
     return [NightLine(night, *counts[night.id]) for night in nights]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
 
 from sqlalchemy import ColumnElement, and_, case, extract, func, select
 from sqlalchemy.orm import aliased
@@ -164,7 +165,7 @@ def opponents(entries: dict[int, RosterPlayer], entry_id: int) -> list[RosterPla
     )
 
 
-def _counted(club: Club, seat: type[Player] | Player) -> list[ColumnElement[bool]]:
+def _counted(club: Club, seat: type[Player]) -> list[ColumnElement[bool]]:
     """The seats that count: the club's finished games, with at least one round played (a game
     ended before its first round would make everyone a winner with 0)."""
     return [
@@ -220,7 +221,7 @@ def player_record(club: Club, entry_id: int, names: dict[int, str]) -> PlayerRec
         me.rounds_played,
     )
 
-    def one(order: Sequence[ColumnElement[object]]) -> GameLine | None:
+    def one(order: Sequence[ColumnElement[Any]]) -> GameLine | None:
         # Best and worst among games played to the end: a game the table ended early has
         # fewer rounds, so its total says little.
         row = db.session.execute(
@@ -307,6 +308,7 @@ def monthly_averages(club: Club, entry_id: int) -> list[MonthPoint]:
     points: list[MonthPoint] = []
     running_total = running_rounds = 0
     for y, m, games, total, rounds in rows:
+        total, rounds = total or 0, rounds or 0  # SUM is NULL only over NULLs: never here
         running_total += int(total)
         running_rounds += int(rounds)
         points.append(

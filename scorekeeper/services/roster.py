@@ -50,14 +50,13 @@ def roster_entry(club: Club, entry_id: int) -> RosterPlayer | None:
 
 def games_played(club: Club) -> dict[int, int]:
     """How many of the club's games each roster entry played, by id."""
-    return dict(
-        db.session.execute(
-            select(Player.roster_player_id, func.count(Player.id))
-            .join(Game)
-            .where(Game.club_id == club.id, Player.roster_player_id.is_not(None))
-            .group_by(Player.roster_player_id)
-        ).all()
-    )
+    rows = db.session.execute(
+        select(Player.roster_player_id, func.count(Player.id))
+        .join(Game)
+        .where(Game.club_id == club.id, Player.roster_player_id.is_not(None))
+        .group_by(Player.roster_player_id)
+    ).all()
+    return {entry_id: count for entry_id, count in rows if entry_id is not None}
 
 
 def linked_account(entry: RosterPlayer) -> User | None:

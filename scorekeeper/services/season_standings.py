@@ -10,11 +10,23 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
+from typing import Any
 
-from sqlalchemy import String, and_, case, cast, func, select
+from sqlalchemy import (
+    ColumnElement,
+    Row,
+    SQLColumnExpression,
+    String,
+    and_,
+    case,
+    cast,
+    func,
+    select,
+)
 
 from scorekeeper import core
 from scorekeeper.extensions import db
@@ -29,12 +41,12 @@ COUNTED_TYPE = core.GameType.MEXICAN_TRAIN.value
 # Standings -------------------------------------------------------------------------------------
 
 
-def _night_key():
+def _night_key() -> ColumnElement[str]:
     """A club night's id, or the day a game outside any club night was played: one 'night'."""
     return func.coalesce(cast(Game.club_night_id, String), cast(Game.played_on, String))
 
 
-def _counted(season: Season):
+def _counted(season: Season) -> tuple[ColumnElement[bool], ...]:
     """The games a season's standings count: finished Mexican Train games of the season."""
     return (
         counts_in(season),
@@ -88,7 +100,7 @@ class _Sums:
     wins: int = 0
     rounds: int = 0
     total: int = 0
-    placements: Counter = field(default_factory=Counter)
+    placements: Counter[tuple[int, int, int]] = field(default_factory=Counter)
 
     def add(self, other: _Sums) -> None:
         self.games += other.games
@@ -98,7 +110,7 @@ class _Sums:
         self.placements.update(other.placements)
 
 
-def _placement_rows(season: Season, *, by_night: bool):
+def _placement_rows(season: Season, *, by_night: bool) -> Sequence[Row[*tuple[Any, ...]]]:
     """One grouped query: per roster player (and per night), per (players in the game, place,
     players sharing it): games, wins, rounds and total score over the season's counted games."""
     sizes = (
@@ -109,8 +121,8 @@ def _placement_rows(season: Season, *, by_night: bool):
         .subquery()
     )
     night = Game.played_on.label("day") if by_night else None
-    keys = [Player.roster_player_id, RosterPlayer.display_name]
-    if by_night:
+    keys: list[SQLColumnExpression[Any]] = [Player.roster_player_id, RosterPlayer.display_name]
+    if night is not None:
         keys += [night, Game.club_night_id]
     keys += [sizes.c.size, Player.place, Player.place_shared]
     query = (
@@ -209,7 +221,7 @@ def attendance(season: Season) -> list[Attendance]:
     """Each roster player's nights and games in the season, the most nights first."""
     rows = db.session.execute(
         select(
-            Player.roster_player_id,
+            RosterPlayer.id,  # the joined entry's: Player.roster_player_id, never NULL here
             RosterPlayer.display_name,
             func.count(func.distinct(_night_key())),
             func.count(Player.id),
@@ -217,7 +229,7 @@ def attendance(season: Season) -> list[Attendance]:
         .join(Game, Game.id == Player.game_id)
         .join(RosterPlayer, RosterPlayer.id == Player.roster_player_id)
         .where(counts_in(season))
-        .group_by(Player.roster_player_id, RosterPlayer.display_name)
+        .group_by(RosterPlayer.id, RosterPlayer.display_name)
     ).all()
     lines = [Attendance(*row) for row in rows]
     return sorted(lines, key=lambda a: (-a.nights, -a.games, a.name.casefold(), a.roster_id))

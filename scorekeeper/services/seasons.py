@@ -252,7 +252,7 @@ def create_season(club: Club, data: SeasonInput) -> Saved:
 
 def update_season(season: Season, data: SeasonInput) -> Saved:
     """Change a season; if its dates changed, the affected days' games are filed again."""
-    club = db.session.get(Club, season.club_id)
+    club = db.session.get_one(Club, season.club_id)
     values = _checked(club, data)
     before = _season_dates(club.id)
     counted = _counted_ids(season)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Row, and_, bindparam, select
 
@@ -98,7 +99,7 @@ def device_access(device: str | None, game: Game | GameRef) -> str | None:
     return _right(device, can_edit)
 
 
-def history_of(game: Game, limit: int = 200) -> list[Row]:
+def history_of(game: Game, limit: int = 200) -> list[Row[*tuple[Any, ...]]]:
     """The game's history, newest first: plain rows with a Change's fields (to read, not edit)."""
     return list(db.session.execute(_HISTORY, {"game_id": game.id, "limit": limit}))
 

@@ -59,7 +59,7 @@ class Snapshot:
     seat_numbers: tuple[int, ...] = ()
     ended_early: bool = False
     # The latest history lines, newest first (rows with a Change's fields).
-    latest_changes: tuple[Row, ...] = ()
+    latest_changes: tuple[Row[*tuple[Any, ...]], ...] = ()
     # Kept in the cache: read whole from one committed version.
     kept: bool = False
 
@@ -198,8 +198,8 @@ class _StoredRound:
     engine: int | None
     out_seat: int | None
     blocked: bool
-    hands: list[Row]
-    penalties: list[Row]
+    hands: list[Row[*tuple[Any, ...]]]
+    penalties: list[Row[*tuple[Any, ...]]]
 
 
 def late_rules_recorded(connection: Connection | Session, game_id: int) -> dict[str, core.LateRule]:
@@ -226,7 +226,7 @@ def club_late_rule(connection: Connection, club_id: int | None) -> core.LateRule
 
 
 def _late_rules_used(
-    connection: Connection, game: Row, late_seats: set[int], names: dict[int, str]
+    connection: Connection, game: Row[*tuple[Any, ...]], late_seats: set[int], names: dict[int, str]
 ) -> tuple[core.LateRule, ...]:
     """The rules the late hands were scored by (for the sheet's legend), in rule order."""
     if not late_seats:
@@ -249,7 +249,8 @@ def _version(connection: Connection, game_id: int) -> int | None:
 
 def _cache() -> Lru[Snapshot]:
     """The app's snapshots (each app its own: a test's fresh database never sees another's)."""
-    return current_app.extensions.setdefault("scorekeeper_snapshots", Lru(SIZE))
+    cache: Lru[Snapshot] = current_app.extensions.setdefault("scorekeeper_snapshots", Lru(SIZE))
+    return cache
 
 
 _games, _seats = Game.__table__.c, Player.__table__.c

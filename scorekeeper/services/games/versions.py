@@ -15,9 +15,9 @@ is no longer at N.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import event, update
+from sqlalchemy import Table, event, update
 from sqlalchemy.orm import ORMExecuteState, Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -48,7 +48,8 @@ def expect(game: Game, version: int | None) -> None:
 
 def new_version(game_id: int) -> int | None:
     """The version this transaction moved the game to (None if it did not), until it ends."""
-    return db.session.info.get(_BUMPED, {}).get(game_id)
+    bumped: dict[int, int] = db.session.info.get(_BUMPED, {})
+    return bumped.get(game_id)
 
 
 def _game_id(session: Session, obj: object) -> int | None:
@@ -71,8 +72,9 @@ def _bump_changed_games(session: Session, _context: object, _instances: object) 
     created: list[Game] = session.info.setdefault(_CREATED, [])
     created.extend(obj for obj in session.new if isinstance(obj, Game))
     deleted_games = {obj.id for obj in session.deleted if isinstance(obj, Game)}
-    changed = {_game_id(session, obj) for obj in chain(session.new, session.dirty, session.deleted)}
-    changed -= deleted_games | {game.id for game in created} | {None}
+    ids = (_game_id(session, obj) for obj in chain(session.new, session.dirty, session.deleted))
+    changed = {game_id for game_id in ids if game_id is not None}
+    changed -= deleted_games | {game.id for game in created}
     changed -= set(session.info.get(_BUMPED, {}))  # one new version a transaction
     expected: dict[int, int] = session.info.get(_EXPECTED, {})
     bumped: dict[int, int] = session.info.setdefault(_BUMPED, {})
@@ -84,7 +86,7 @@ def _bump_changed_games(session: Session, _context: object, _instances: object) 
         version = (
             session.connection()
             .execute(
-                update(Game.__table__)
+                update(cast(Table, Game.__table__))  # a declared class's table is a Table
                 .where(*condition)
                 .values(version=Game.version + 1, updated_at=now)
                 .returning(Game.version)
@@ -109,13 +111,13 @@ def _forget_transaction(session: Session) -> None:
 
 # Tables whose rows are a game's: a bulk UPDATE or DELETE of them would skip the bump above.
 _GAME_TABLES = frozenset(
-    model.__table__.name for model in (Game, Player, Round, Hand, Penalty, Change)
+    model.__tablename__ for model in (Game, Player, Round, Hand, Penalty, Change)
 )
 
 
 @event.listens_for(db.session, "do_orm_execute")
 def _refuse_bulk_game_writes(state: ORMExecuteState) -> None:
-    table = getattr(state.statement, "table", None)
+    table: Any = getattr(state.statement, "table", None)  # a Table for UPDATE and DELETE
     if (state.is_update or state.is_delete) and getattr(table, "name", None) in _GAME_TABLES:
         raise RuntimeError(
             f"bulk {'UPDATE' if state.is_update else 'DELETE'} of {table.name}: change a game's "
