@@ -11,7 +11,14 @@ import re
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    create_model,
+)
 
 from scorekeeper import core
 from scorekeeper.core.setup import MAX_NAME, PLAYER_LIMITS
@@ -103,17 +110,27 @@ class Answer(BaseModel):
 # --- requests ----------------------------------------------------------------------------
 
 
-class HouseRules(Body):
-    """Optional penalties; all off unless chosen when the game is created."""
+def _house_rule(rule: core.HouseRule, *, request: bool) -> Any:
+    """A house rule as a pydantic field: its type and bounds, its default and words in a
+    request; only its type in an answer (every rule is sent)."""
+    if rule.is_switch:
+        kind: Any = bool
+    elif request:
+        kind = Annotated[int, Field(ge=rule.words.low, le=rule.words.high), Whole]
+    else:
+        kind = int
+    if not request:
+        return (kind, ...)
+    return (kind, Field(rule.default, description=rule.words.description))
 
-    open_train_points: Annotated[int, Field(ge=0, le=1000), Whole] = Field(
-        0, description="Points added to a player whose train is open (0: off)."
-    )
-    strategic_error: bool = Field(False, description="A penalty for a strategic error.")
-    adjustments: bool = Field(False, description="Signed score adjustments, with a reason.")
 
-    def to_core(self) -> core.HouseRules:
-        return core.HouseRules(self.open_train_points, self.strategic_error, self.adjustments)
+# Each house rule the core declares (core.HOUSE_RULES), by its name.
+HouseRules = create_model(
+    "HouseRules",
+    __base__=Body,
+    __doc__="Optional penalties; all off unless chosen when the game is created.",
+    **{rule.name: _house_rule(rule, request=True) for rule in core.HOUSE_RULES},
+)
 
 
 class NewGame(Body):
@@ -157,7 +174,7 @@ class NewGame(Body):
         description="Partnerships (4, 6 or 8 players): pairs of names, every player in one.",
     )
     target: Target = Field(core.GameRules().target, description="The draw game: points to win.")
-    house_rules: HouseRules = Field(default_factory=HouseRules)
+    house_rules: HouseRules = Field(default_factory=HouseRules)  # type: ignore[valid-type]
     club_id: Annotated[int, Field(ge=1, le=MAX_INT), Whole] | None = Field(
         None,
         description="Create the game in this club (a personal token of a scorer or owner of the "
@@ -183,7 +200,7 @@ class NewGame(Body):
             order=core.Order(self.order),
             hand_size=self.hand_size,
             target=self.target,
-            house_rules=self.house_rules.to_core(),
+            house_rules=core.house_rules_from(self.house_rules.model_dump()),
         )
 
 
@@ -343,12 +360,12 @@ class Standing(Answer):
     decided_by: DecidedBy
 
 
-class HouseRulesChosen(Answer):
-    """The house rules a game uses."""
-
-    open_train_points: int
-    strategic_error: bool
-    adjustments: bool
+HouseRulesChosen = create_model(
+    "HouseRulesChosen",
+    __base__=Answer,
+    __doc__="The house rules a game uses.",
+    **{rule.name: _house_rule(rule, request=False) for rule in core.HOUSE_RULES},
+)
 
 
 class Options(Answer):
@@ -361,7 +378,7 @@ class Options(Answer):
     order: OrderName
     hand_size: int | None
     target: int
-    house_rules: HouseRulesChosen
+    house_rules: HouseRulesChosen  # type: ignore[valid-type]
 
 
 class Game(Answer):
