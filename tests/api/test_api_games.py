@@ -69,7 +69,9 @@ def test_create_game_stores_every_option(client, make_game, conforms):
         "order": "descending",
         "hand_size": 10,
         "target": 100,
-        "house_rules": {"open_train_points": 10, "strategic_error": True, "adjustments": True},
+        "house_rules": core.house_rule_values(
+            core.HouseRules(open_train_points=10, strategic_error=True, adjustments=True)
+        ),
     }
 
 
