@@ -200,7 +200,7 @@ class NewGame(Body):
             order=core.Order(self.order),
             hand_size=self.hand_size,
             target=self.target,
-            house_rules=core.house_rules_from(self.house_rules.model_dump()),
+            house_rules=core.house_rules_from(self.model_dump()["house_rules"]),
         )
 
 
