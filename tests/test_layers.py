@@ -11,7 +11,18 @@ import pytest
 import scorekeeper
 
 PACKAGE = Path(scorekeeper.__file__).parent
-BLUEPRINTS = ("games", "clubs", "accounts", "seasons", "nights", "players", "api", "main", "errors")
+BLUEPRINTS = (
+    "games",
+    "clubs",
+    "accounts",
+    "seasons",
+    "nights",
+    "players",
+    "api",
+    "main",
+    "errors",
+    "pwa",
+)
 
 
 def imported_names(path: Path, package: str) -> set[str]:
@@ -61,9 +72,12 @@ def within(name: str, module: str) -> bool:
     return name == module or name.startswith(module + ".")
 
 
-def test_every_blueprint_is_checked():
+def test_every_blueprint_is_checked(app):
     for blueprint in BLUEPRINTS:
         assert (PACKAGE / blueprint / "__init__.py").is_file()
+    # Every blueprint the app registers is one of them: a new one is checked from its first day.
+    registered = {bp.import_name.split(".")[1] for bp in app.blueprints.values()}
+    assert registered == set(BLUEPRINTS)
 
 
 def test_no_blueprint_imports_another():
