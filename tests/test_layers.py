@@ -121,3 +121,16 @@ def test_the_app_keeps_at_most_four_caches():
     }
     assert found == CACHE_SITES
     assert len(CACHE_SITES) <= 4
+
+
+# STYLE.md and the working rules: a module that grows past this is split by what it owns.
+MAX_LINES = 600
+
+
+def test_no_module_is_longer_than_600_lines():
+    long = {
+        str(path.relative_to(PACKAGE.parent)): lines
+        for path in PACKAGE.rglob("*.py")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
