@@ -90,7 +90,6 @@ def test_a_scorer_starts_a_night_at_three_tables_by_hand(app, client, world):
 
 
 def test_shuffle_fills_the_tables_then_start_keeps_them(app, client, world):
-    app.config["NIGHT_SHUFFLE_SEED"] = 3
     as_(client, app, world, "scorer")
     data = hand_form(app, world.club, [[*THREE_TABLES[0], *THREE_TABLES[1], *THREE_TABLES[2]]])
     data = {k: v for k, v in data.items() if not k.startswith("table_")}  # no tables chosen
@@ -106,14 +105,6 @@ def test_shuffle_fills_the_tables_then_start_keeps_them(app, client, world):
     )
     assert len(chosen) == 9
     assert sorted(list(chosen.values()).count(t) for t in "123") == [3, 3, 3]
-    again = client.post(f"/clubs/{world.club}/nights/new", data=data)  # same seed, same tables
-    assert chosen == dict(
-        re.findall(
-            r'name="(table_\d+)">(?:(?!</select>).)*?<option selected value="(\d+)"',
-            again.get_data(as_text=True),
-            re.S,
-        )
-    )
     data.pop("shuffle")
     response = client.post(f"/clubs/{world.club}/nights/new", data={**data, **chosen})
     assert response.status_code == 302
