@@ -7,9 +7,7 @@ import re
 from html import unescape
 
 import pytest
-from clubs.helpers import as_, assert_sign_in_redirect, flashes, messages_on, sign_in
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from clubs.helpers import as_, assert_sign_in_redirect, flashes, messages_on
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
@@ -371,51 +369,3 @@ def test_a_quick_game_has_no_late_arrivals(app, client, world):
         game_id = game.id
     as_(client, app, world, "owner")
     assert client.get(f"/games/{game_id}/late").status_code == 404
-
-
-# Junk ------------------------------------------------------------------------------------------
-
-JUNK = settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-KEYS = [
-    "played_on",
-    "name",
-    "tables",
-    "guest_rows",
-    "add_guest",
-    "shuffle",
-    "submit",
-    "here_1",
-    "table_1",
-    "here_2",
-    "table_2",
-    "guest_0",
-    "guest_table_0",
-    "guest_30",
-    "roster",
-    "guest",
-    "rule",
-]
-text = st.text(max_size=40) | st.sampled_from(
-    ["", "0", "1", "2", "3", "13", "-1", "99999999999", "y", "2025-06-03", "average", "\x00"]
-)
-
-
-@JUNK
-@given(
-    data=st.dictionaries(st.sampled_from(KEYS), text | st.lists(text, max_size=3), max_size=10),
-    path=st.sampled_from(
-        ["/clubs/{club}/nights/new", "/games/{game}/late", "/clubs/{club}/late-rule"]
-    ),
-)
-def test_junk_posted_to_night_forms_never_fails(app, client, world, data, path):
-    if not hasattr(app, "_night_game"):
-        app._night_game = start(app, world.club, [["Ana", "Ben"]])[1][0]
-        sign_in(client, app, world.owner)
-    response = client.post(path.format(club=world.club, game=app._night_game), data=data)
-    assert response.status_code < 500, response.text[:500]
-    if response.status_code >= 400:
-        assert 'class="error"' in response.text or "alert" in response.text
