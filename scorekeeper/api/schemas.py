@@ -62,15 +62,20 @@ def _day(value: Any) -> Any:
 # A day (JSON Schema format "date"), read from its ISO text only.
 Day = Annotated[date, BeforeValidator(_day)]
 
-# A name holds something besides spaces; the core trims and refuses blank or repeated names.
+# No text the API takes holds NUL (no database column stores it: json_body refuses it with 400
+# before any model reads it); the document says so with these patterns.
+NO_NUL = r"^[^\x00]*$"
+# A name holds something besides spaces, and no NUL; the core trims and refuses blank names and
+# names repeated (whatever their case and spaces).
+NAME_PATTERN = r"^[^\x00]*[^\s\x00][^\x00]*$"
 Name = Annotated[
     str,
-    StringConstraints(min_length=1, max_length=MAX_NAME, pattern=r"\S"),
+    StringConstraints(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN),
     Field(description="A player's name, as given when the game was created.", examples=["Ana"]),
 ]
 Tile = Annotated[
     str,
-    StringConstraints(min_length=1, max_length=7),
+    StringConstraints(min_length=1, max_length=7, pattern=NO_NUL),
     Field(description='A tile as "high-low", like "6-4".', examples=["6-4"]),
 ]
 Pips = Annotated[int, Field(ge=0, le=MAX_INT), Whole]
@@ -89,7 +94,7 @@ def _keys_are_names(schema: dict[str, Any]) -> None:
     """A map keyed by player names: say so with propertyNames (pydantic writes the key's pattern
     as patternProperties, which would let a key that is too long or empty through)."""
     ((_, value),) = schema.pop("patternProperties").items()
-    schema["propertyNames"] = {"minLength": 1, "maxLength": MAX_NAME, "pattern": r"\S"}
+    schema["propertyNames"] = {"minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN}
     schema["additionalProperties"] = value
 
 
@@ -152,6 +157,9 @@ class NewGame(Body):
         f"{PLAYER_LIMITS[core.GameType.MEXICAN_TRAIN][1]} names "
         f"({PLAYER_LIMITS[core.GameType.DRAW][0]} to {PLAYER_LIMITS[core.GameType.DRAW][1]} "
         "for the draw game), each different.",
+        # Two players of the same name are refused (by the core, with its rule's code; also
+        # "Ana" and "ana ", which JSON Schema cannot say).
+        json_schema_extra={"uniqueItems": True},
     )
     game_type: GameType = "mexican_train"
     set: SetSize = Field(core.GameRules().set_size, description="The double-N set.")
@@ -210,7 +218,9 @@ class PenaltyEntry(Body):
     player: Name
     kind: PenaltyKind
     points: Points | None = Field(None, description="Adjustments only: signed points.")
-    reason: str = Field("", max_length=REASON_MAX, description="Required for adjustments.")
+    reason: str = Field(
+        "", max_length=REASON_MAX, pattern=NO_NUL, description="Required for adjustments."
+    )
 
 
 class RoundEntry(Body):
