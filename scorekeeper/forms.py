@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
+    Field,
     FieldList,
     RadioField,
     SelectField,
@@ -38,8 +39,7 @@ SETUP_FIELDS = {
     "hand_size": "hand_size",
     "target": "target",
     "teams": "partners",
-    "open_train_points": "open_train_points",
-}
+} | {rule.name: rule.name for rule in core.HOUSE_RULES}
 
 
 def select_choices(pairs: Sequence[tuple[str, object]]) -> list[SelectChoice]:
@@ -69,7 +69,54 @@ def _optional_int(value: object) -> int | None:
     return core.parse_points(value) if value not in (None, "") else None
 
 
-class SetupForm(FlaskForm):
+def _house_rule_field(rule: core.HouseRule) -> Field:
+    """A house rule's field, labelled as the core declares it: a checkbox for a rule that is
+    on or off, else a choice of 0 (off) or the points the core offers."""
+    label = _l(rule.words.label)  # noqa: INT001 (the core's N_ marks it for the catalogues)
+    if rule.is_switch:
+        return BooleanField(label)
+    offered = [(str(n), _l("%(n)s points", n=n)) for n in rule.words.offered]
+    return SelectField(
+        label,
+        choices=select_choices([("0", _l("Off"))] + offered),
+        default=str(rule.default),
+    )
+
+
+class HouseRuleFields(FlaskForm):
+    """A field for each house rule the core declares (core.HOUSE_RULES), named as the rule:
+    the game setup's and the club's default rules."""
+
+    def house_rule_fields(self) -> list[Field]:
+        """The house rules' fields, in the core's order (the templates show them so)."""
+        return [self[rule.name] for rule in core.HOUSE_RULES]
+
+    def house_rules(self) -> core.HouseRules:
+        """The house rules chosen, as the core's HouseRules."""
+        return core.house_rules_from(
+            {
+                rule.name: bool(data)
+                if rule.is_switch
+                else (_optional_int(data) if data else rule.default)
+                for rule in core.HOUSE_RULES
+                for data in [self[rule.name].data]
+            }
+        )
+
+
+def house_rule_data(house: core.HouseRules) -> dict[str, object]:
+    """The house rules' fields' data for these rules (to prefill a form)."""
+    return {
+        name: value if isinstance(value, bool) else str(value)
+        for name, value in core.house_rule_values(house).items()
+    }
+
+
+for _rule in core.HOUSE_RULES:
+    setattr(HouseRuleFields, _rule.name, _house_rule_field(_rule))
+
+
+class SetupForm(HouseRuleFields):
     """Set up a game: players in seating order and the table's rules."""
 
     players = FieldList(
@@ -118,16 +165,6 @@ class SetupForm(FlaskForm):
         default=core.BlankScoring.FACE.value,
     )
     partners = BooleanField(_l("Play in partnerships (partners sit opposite each other)"))
-    open_train_points = SelectField(
-        _l("Open-train penalty"),
-        choices=select_choices(
-            [("0", _l("Off"))]
-            + [(str(n), _l("%(n)s points", n=n)) for n in core.COMMON_OPEN_TRAIN_POINTS]
-        ),
-        default="0",
-    )
-    strategic_error = BooleanField(_l("Strategic-error penalty (adds the round's highest hand)"))
-    adjustments = BooleanField(_l("Allow manual adjustments with a reason"))
     target = SelectField(
         _l("Draw game: play to"),
         choices=select_choices([(str(n), _l("%(n)s points", n=n)) for n in core.DRAW_TARGETS]),
@@ -151,11 +188,7 @@ class SetupForm(FlaskForm):
             order=core.Order(self.order.data or "descending"),
             hand_size=_optional_int(self.hand_size.data),
             target=int(self.target.data or 100),
-            house_rules=core.HouseRules(
-                open_train_points=int(self.open_train_points.data or 0),
-                strategic_error=bool(self.strategic_error.data),
-                adjustments=bool(self.adjustments.data),
-            ),
+            house_rules=self.house_rules(),
         )
 
     def teams(self) -> list[list[str]]:

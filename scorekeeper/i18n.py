@@ -36,12 +36,14 @@ LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "es": "Español", "hi": "हिन्दी"}
 
 
+# The languages a page may be served in: the shipped ones (a test may add a pseudo language it
+# builds its own catalogue for, tests/test_pseudo_locale.py).
+SERVED_LOCALES: tuple[str, ...] = tuple(SUPPORTED_LOCALES)
+
+
 def locales() -> tuple[str, ...]:
-    """The languages served: the shipped ones and, under tests only, TEST_LOCALES (a pseudo
-    language the tests build their own catalogue for)."""
-    app = current_app
-    extra = tuple(app.config.get("TEST_LOCALES", ())) if app.testing else ()
-    return (*SUPPORTED_LOCALES, *extra)
+    """The languages served."""
+    return SERVED_LOCALES
 
 
 def language_choices() -> list[tuple[str, str]]:

@@ -10,10 +10,11 @@ import secrets
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 # Base is defined beside db in extensions.py so this module can import db without a cycle.
+from scorekeeper import core
 from scorekeeper.extensions import Base, db
 
 # mypy cannot take an instance's attribute (db.Model) as a base class: it checks the tables
@@ -57,7 +58,22 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class Game(Model):
+class HouseRuleColumns:
+    """A column for each house rule the core declares (core.HOUSE_RULES), named as the rule:
+    a game's chosen rules and a club's defaults."""
+
+
+for _rule in core.HOUSE_RULES:
+    setattr(
+        HouseRuleColumns,
+        _rule.name,
+        mapped_column(
+            Boolean if _rule.is_switch else Integer, nullable=False, default=_rule.default
+        ),
+    )
+
+
+class Game(HouseRuleColumns, Model):
     """One game at one table, with the options chosen when it was created."""
 
     __tablename__ = "games"
@@ -78,9 +94,6 @@ class Game(Model):
     order: Mapped[str] = mapped_column(String(12), default="descending")
     hand_size: Mapped[int | None]
     target: Mapped[int] = mapped_column(default=100)
-    open_train_points: Mapped[int] = mapped_column(default=0)
-    strategic_error: Mapped[bool] = mapped_column(default=False)
-    adjustments: Mapped[bool] = mapped_column(default=False)
     ended_early: Mapped[bool] = mapped_column(default=False)
     finished_at: Mapped[datetime | None]
     # Bumped on every change: the ETag of pages, API answers and charts.
@@ -330,7 +343,7 @@ class SignInAttempt(Model):
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
-class Club(Model):
+class Club(HouseRuleColumns, Model):
     """A club: its members, roster, games and default rules."""
 
     __tablename__ = "clubs"
@@ -348,9 +361,6 @@ class Club(Model):
     blank_scoring: Mapped[str] = mapped_column(String(20), default="face")
     rounds: Mapped[int | None]
     order: Mapped[str] = mapped_column(String(12), default="descending")
-    open_train_points: Mapped[int] = mapped_column(default=0)
-    strategic_error: Mapped[bool] = mapped_column(default=False)
-    adjustments: Mapped[bool] = mapped_column(default=False)
     # How a late arrival's missed rounds are scored: "highest", "average" or "zero".
     late_rule: Mapped[str] = mapped_column(String(10), default="highest")
 

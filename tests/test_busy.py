@@ -13,13 +13,17 @@ import sqlite3
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Round
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import unit, writes
+from tests.helpers import load_game
 
 API = "/api/v1"
 ROUND = {"out": "Ana", "scores": {"Ben": 15, "Cy": 7}}
+PIPS = {"Ana": 0, "Ben": 15, "Cy": 7}
+KEY = "queued-round-0001"
 
 
 class Deadlock(Exception):
@@ -85,6 +89,36 @@ def test_deadlocks_past_the_retries_answer_503_json_with_retry_after(
     assert "not saved" in response.get_json()["error"]
     assert len(calls) == unit.ATTEMPTS
     assert rounds_stored(app, created["id"]) == 0
+
+
+def test_a_retried_write_checks_its_key_again_and_a_twin_saved_meanwhile_wins(app, monkeypatch):
+    """Two copies of one queued round (same key, no round number) race: the first loses a
+    deadlock and, while it waits, the second is saved. The retry is the whole write again, key
+    check first (one unit of work): it answers as a repeat without trying to write the round a
+    second time, and the round is stored once."""
+    monkeypatch.setattr(unit, "MAX_PAUSE", 0)
+    real_commit = writes.commit
+    calls: list[int] = []
+    entry = core.RoundEntry({name: core.HandEntry(pips) for name, pips in PIPS.items()}, out="Ana")
+    with app.app_context():
+        game_id = game_service.create_game(list(PIPS), core.GameRules()).id
+
+    def commit(game):
+        calls.append(1)
+        if len(calls) == 1:
+            db.session.rollback()
+            with app.app_context():  # the twin, on another request
+                twin = game_service.record_round(load_game(game_id), entry, key=KEY)
+                assert twin.saved and not twin.repeated
+            raise OperationalError("UPDATE games ...", {}, Deadlock("deadlock detected"))
+        return real_commit(game)
+
+    monkeypatch.setattr(writes, "commit", commit)
+    with app.app_context():
+        outcome = game_service.record_round(load_game(game_id), entry, key=KEY)
+        assert outcome.repeated and outcome.number == 1
+    assert len(calls) == 2  # the twin's commit and the first attempt's: no third write
+    assert rounds_stored(app, game_id) == 1
 
 
 def test_the_round_form_keeps_what_was_typed_when_the_database_stays_busy(app, client, monkeypatch):

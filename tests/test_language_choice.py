@@ -102,17 +102,6 @@ def test_an_unknown_language_is_not_found(client):
         assert "Set-Cookie" not in response.headers
 
 
-def test_a_test_only_language_is_refused_outside_tests(app_config):
-    from scorekeeper import create_app
-
-    app = create_app(
-        {**app_config, "TESTING": False, "SECRET_KEY": "x" * 40, "TEST_LOCALES": ("el",)}
-    )
-    assert app.test_client().get("/language/el").status_code == 404
-    testing = create_app({**app_config, "TEST_LOCALES": ("el",)})
-    assert testing.test_client().get("/language/el").status_code == 303
-
-
 def test_the_account_preference_follows_the_account(app, client):
     user_id = make_user(app, "Asha")
     sign_in(client, app, user_id)

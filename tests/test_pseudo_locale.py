@@ -13,7 +13,7 @@ import pytest
 from pseudo_locale import PSEUDO, build, english_words, svg_texts, visible_texts
 from test_get_never_writes import DEVICE, _play_a_round, _seed, get_urls
 
-from scorekeeper import core
+from scorekeeper import core, i18n
 from scorekeeper.services import export_json
 from scorekeeper.services import games as game_service
 
@@ -28,13 +28,11 @@ ALLOWED = {
 
 
 @pytest.fixture
-def app_config(app_config, tmp_path):
+def app_config(app_config, tmp_path, monkeypatch):
+    """The app with the pseudo language's catalogue, and serving it beside the shipped ones."""
     folder = build(tmp_path / "pseudo")
-    return {
-        **app_config,
-        "BABEL_TRANSLATION_DIRECTORIES": str(folder),
-        "TEST_LOCALES": (PSEUDO,),
-    }
+    monkeypatch.setattr(i18n, "SERVED_LOCALES", (*i18n.SERVED_LOCALES, PSEUDO))
+    return {**app_config, "BABEL_TRANSLATION_DIRECTORIES": str(folder)}
 
 
 def api_fields() -> set[str]:

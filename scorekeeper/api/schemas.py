@@ -11,7 +11,14 @@ import re
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    create_model,
+)
 
 from scorekeeper import core
 from scorekeeper.core.setup import MAX_NAME, PLAYER_LIMITS
@@ -55,15 +62,20 @@ def _day(value: Any) -> Any:
 # A day (JSON Schema format "date"), read from its ISO text only.
 Day = Annotated[date, BeforeValidator(_day)]
 
-# A name holds something besides spaces; the core trims and refuses blank or repeated names.
+# No text the API takes holds NUL (no database column stores it: json_body refuses it with 400
+# before any model reads it); the document says so with these patterns.
+NO_NUL = r"^[^\x00]*$"
+# A name holds something besides spaces, and no NUL; the core trims and refuses blank names and
+# names repeated (whatever their case and spaces).
+NAME_PATTERN = r"^[^\x00]*[^\s\x00][^\x00]*$"
 Name = Annotated[
     str,
-    StringConstraints(min_length=1, max_length=MAX_NAME, pattern=r"\S"),
+    StringConstraints(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN),
     Field(description="A player's name, as given when the game was created.", examples=["Ana"]),
 ]
 Tile = Annotated[
     str,
-    StringConstraints(min_length=1, max_length=7),
+    StringConstraints(min_length=1, max_length=7, pattern=NO_NUL),
     Field(description='A tile as "high-low", like "6-4".', examples=["6-4"]),
 ]
 Pips = Annotated[int, Field(ge=0, le=MAX_INT), Whole]
@@ -86,7 +98,7 @@ def _keys_are_names(schema: dict[str, Any]) -> None:
     """A map keyed by player names: say so with propertyNames (pydantic writes the key's pattern
     as patternProperties, which would let a key that is too long or empty through)."""
     ((_, value),) = schema.pop("patternProperties").items()
-    schema["propertyNames"] = {"minLength": 1, "maxLength": MAX_NAME, "pattern": r"\S"}
+    schema["propertyNames"] = {"minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN}
     schema["additionalProperties"] = value
 
 
@@ -107,17 +119,27 @@ class Answer(BaseModel):
 # --- requests ----------------------------------------------------------------------------
 
 
-class HouseRules(Body):
-    """Optional penalties; all off unless chosen when the game is created."""
+def _house_rule(rule: core.HouseRule, *, request: bool) -> Any:
+    """A house rule as a pydantic field: its type and bounds, its default and words in a
+    request; only its type in an answer (every rule is sent)."""
+    if rule.is_switch:
+        kind: Any = bool
+    elif request:
+        kind = Annotated[int, Field(ge=rule.words.low, le=rule.words.high), Whole]
+    else:
+        kind = int
+    if not request:
+        return (kind, ...)
+    return (kind, Field(rule.default, description=rule.words.description))
 
-    open_train_points: Annotated[int, Field(ge=0, le=1000), Whole] = Field(
-        0, description="Points added to a player whose train is open (0: off)."
-    )
-    strategic_error: bool = Field(False, description="A penalty for a strategic error.")
-    adjustments: bool = Field(False, description="Signed score adjustments, with a reason.")
 
-    def to_core(self) -> core.HouseRules:
-        return core.HouseRules(self.open_train_points, self.strategic_error, self.adjustments)
+# Each house rule the core declares (core.HOUSE_RULES), by its name.
+HouseRules = create_model(
+    "HouseRules",
+    __base__=Body,
+    __doc__="Optional penalties; all off unless chosen when the game is created.",
+    **{rule.name: _house_rule(rule, request=True) for rule in core.HOUSE_RULES},
+)
 
 
 class NewGame(Body):
@@ -139,6 +161,9 @@ class NewGame(Body):
         f"{PLAYER_LIMITS[core.GameType.MEXICAN_TRAIN][1]} names "
         f"({PLAYER_LIMITS[core.GameType.DRAW][0]} to {PLAYER_LIMITS[core.GameType.DRAW][1]} "
         "for the draw game), each different.",
+        # Two players of the same name are refused (by the core, with its rule's code; also
+        # "Ana" and "ana ", which JSON Schema cannot say).
+        json_schema_extra={"uniqueItems": True},
     )
     game_type: GameType = "mexican_train"
     set: SetSize = Field(core.GameRules().set_size, description="The double-N set.")
@@ -161,7 +186,7 @@ class NewGame(Body):
         description="Partnerships (4, 6 or 8 players): pairs of names, every player in one.",
     )
     target: Target = Field(core.GameRules().target, description="The draw game: points to win.")
-    house_rules: HouseRules = Field(default_factory=HouseRules)
+    house_rules: HouseRules = Field(default_factory=HouseRules)  # type: ignore[valid-type]
     club_id: Annotated[int, Field(ge=1, le=MAX_INT), Whole] | None = Field(
         None,
         description="Create the game in this club (a personal token of a scorer or owner of the "
@@ -187,7 +212,7 @@ class NewGame(Body):
             order=core.Order(self.order),
             hand_size=self.hand_size,
             target=self.target,
-            house_rules=self.house_rules.to_core(),
+            house_rules=core.house_rules_from(self.model_dump()["house_rules"]),
         )
 
 
@@ -197,7 +222,9 @@ class PenaltyEntry(Body):
     player: Name
     kind: PenaltyKind
     points: Points | None = Field(None, description="Adjustments only: signed points.")
-    reason: str = Field("", max_length=REASON_MAX, description="Required for adjustments.")
+    reason: str = Field(
+        "", max_length=REASON_MAX, pattern=NO_NUL, description="Required for adjustments."
+    )
 
 
 class RoundEntry(Body):
@@ -347,12 +374,12 @@ class Standing(Answer):
     decided_by: DecidedBy
 
 
-class HouseRulesChosen(Answer):
-    """The house rules a game uses."""
-
-    open_train_points: int
-    strategic_error: bool
-    adjustments: bool
+HouseRulesChosen = create_model(
+    "HouseRulesChosen",
+    __base__=Answer,
+    __doc__="The house rules a game uses.",
+    **{rule.name: _house_rule(rule, request=False) for rule in core.HOUSE_RULES},
+)
 
 
 class Options(Answer):
@@ -365,7 +392,7 @@ class Options(Answer):
     order: OrderName
     hand_size: int | None
     target: int
-    house_rules: HouseRulesChosen
+    house_rules: HouseRulesChosen  # type: ignore[valid-type]
 
 
 class Game(Answer):

@@ -72,7 +72,6 @@ def standing(line: core.Standing) -> schemas.Standing:
 
 def options(rules: core.GameRules) -> schemas.Options:
     """The game's options, with every default filled in (the keys POST /games takes)."""
-    house = rules.house_rules
     return schemas.Options(
         set=rules.set_size,
         blank_scoring=rules.blank_scoring.value,
@@ -81,11 +80,7 @@ def options(rules: core.GameRules) -> schemas.Options:
         order=rules.order.value,
         hand_size=rules.hand_size,
         target=rules.target,
-        house_rules=schemas.HouseRulesChosen(
-            open_train_points=house.open_train_points,
-            strategic_error=house.strategic_error,
-            adjustments=house.adjustments,
-        ),
+        house_rules=schemas.HouseRulesChosen(**core.house_rule_values(rules.house_rules)),
     )
 
 

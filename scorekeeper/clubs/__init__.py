@@ -4,7 +4,7 @@ from flask import Blueprint
 
 bp = Blueprint("clubs", __name__)
 
-from scorekeeper.clubs import admin, importing, views  # noqa: E402, F401  (routes register on bp)
+from scorekeeper.clubs import admin, importing, moving, views  # noqa: E402, F401  (routes register on bp)
 
 
 @bp.app_template_global()

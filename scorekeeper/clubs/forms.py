@@ -15,9 +15,15 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import Length, Optional, ValidationError
 
 from scorekeeper import core
-from scorekeeper.forms import SetupForm, language_field, optional_id
+from scorekeeper.forms import (
+    HouseRuleFields,
+    SetupForm,
+    house_rule_data,
+    language_field,
+    optional_id,
+)
 from scorekeeper.services import games as game_service
-from scorekeeper.services.clubs import DEFAULT_INVITE_DAYS, INVITE_DAYS
+from scorekeeper.services.clubs import DEFAULT_INVITE_DAYS, INVITE_DAYS, default_rules
 
 ROLE_LABELS = {
     "viewer": _l("Viewer (sees the club's games)"),
@@ -46,19 +52,17 @@ class ImportForm(FlaskForm):
     submit = SubmitField(_l("Create the club from this file"))
 
 
-class SettingsForm(FlaskForm):
+class SettingsForm(HouseRuleFields):
     """The owner's settings: name, default rules (the setup screen's own fields), public page."""
 
     name = StringField(_l("Club name"), validators=[Length(max=200)])
-    # The same fields as the game setup screen, so the choices and labels stay one list. Read on
-    # a class they are UnboundFields; cast, each is the field it is bound as (WTForms' types).
+    # The same fields as the game setup screen, so the choices and labels stay one list (the
+    # house rules' come with HouseRuleFields). Read on a class they are UnboundFields; cast,
+    # each is the field it is bound as (WTForms' types).
     set_size = cast(SelectField, SetupForm.set_size)
     blank_scoring = cast(SelectField, SetupForm.blank_scoring)
     rounds = cast(StringField, SetupForm.rounds)
     order = cast(SelectField, SetupForm.order)
-    open_train_points = cast(SelectField, SetupForm.open_train_points)
-    strategic_error = cast(BooleanField, SetupForm.strategic_error)
-    adjustments = cast(BooleanField, SetupForm.adjustments)
     public = BooleanField(_l("Turn on the public page"))
     locale = language_field(
         _l("Language of the public and print pages"), _l("As each phone is set")
@@ -72,11 +76,7 @@ class SettingsForm(FlaskForm):
             blank_scoring=core.BlankScoring(self.blank_scoring.data or "face"),
             rounds=core.parse_points(self.rounds.data) if self.rounds.data else None,
             order=core.Order(self.order.data or "descending"),
-            house_rules=core.HouseRules(
-                open_train_points=int(self.open_train_points.data or 0),
-                strategic_error=bool(self.strategic_error.data),
-                adjustments=bool(self.adjustments.data),
-            ),
+            house_rules=self.house_rules(),
         )
 
     def typed_number_errors(self) -> dict[str, str]:
@@ -95,9 +95,7 @@ class SettingsForm(FlaskForm):
                 "blank_scoring": club.blank_scoring,
                 "rounds": "" if club.rounds is None else str(club.rounds),
                 "order": club.order,
-                "open_train_points": str(club.open_train_points),
-                "strategic_error": club.strategic_error,
-                "adjustments": club.adjustments,
+                **house_rule_data(default_rules(club).house_rules),
                 "public": club.public,
                 "locale": club.locale or "",
             }
@@ -180,16 +178,13 @@ class ClubSetupForm(SetupForm):
     @classmethod
     def for_club(cls, rules: core.GameRules) -> ClubSetupForm:
         """The form, prefilled with the club's default rules (what was posted wins)."""
-        house = rules.house_rules
         return cls(
             data={
                 "set_size": str(rules.set_size),
                 "blank_scoring": core.BlankScoring(rules.blank_scoring).value,
                 "rounds": "" if rules.rounds is None else str(rules.rounds),
                 "order": core.Order(rules.order).value,
-                "open_train_points": str(house.open_train_points),
-                "strategic_error": house.strategic_error,
-                "adjustments": house.adjustments,
+                **house_rule_data(rules.house_rules),
             }
         )
 

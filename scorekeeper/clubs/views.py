@@ -1,5 +1,5 @@
 """Club pages: my clubs, a club's page and settings, members and invites, the roster, club games,
-the public page, and moving a quick game into a club.
+the public page (moving a quick game into a club: moving.py).
 
 Views are thin: check who asks (access), read the form, call one service, flash, redirect.
 """
@@ -19,7 +19,6 @@ from scorekeeper.clubs.forms import (
     ClubSetupForm,
     InviteForm,
     MergeForm,
-    MoveGameForm,
     RoleForm,
     RosterPlayerForm,
     SettingsForm,
@@ -31,7 +30,6 @@ from scorekeeper.models import Club, utcnow
 from scorekeeper.services import club_games as club_game_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import export_csv, export_json
-from scorekeeper.services import games as game_service
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.clubs import ClubError
 
@@ -557,42 +555,6 @@ def new_game(club_id: int) -> ResponseReturnValue:
     draw = game.game_type == "draw"
     flash(_("Game on! Hand 1 is ready.") if draw else _("Game on! Round 1 is ready."), "success")
     return redirect(url_for("games.detail", game_id=game.id))
-
-
-@bp.post("/games/<id:game_id>/move")
-def move_game(game_id: int) -> ResponseReturnValue:
-    """Move a quick game into a club: needs edit rights on this device and scorer in the club."""
-    back = url_for("games.detail", game_id=game_id)
-    user = signed_in_user(back)
-    game = game_service.game_row(game_id)
-    if game is None:
-        abort(404)
-    if game.club_id is not None:
-        if club_service.role_in(user, game.club_id) is None:
-            abort(404)
-        flash(_("This game already belongs to a club."), "error")
-        return redirect(back)
-    access = game_service.device_access(current_device(), game)
-    if access is None:
-        abort(404)
-    if access != "edit":
-        abort(403)
-    form = MoveGameForm()
-    if not form.validate() or form.club_id.data is None:
-        flash(_("Choose the club to move the game to."), "error")
-        return redirect(back)
-    club, _role = club_for(form.club_id.data, "scorer", next_url=back)
-    moved = club_game_service.move_game_to_club(game, club)
-    flash(_("The game now belongs to %(club)s.", club=club.name), "success")
-    if moved.added:
-        flash(
-            _(
-                "Added to the roster: %(names)s (no roster player had these names).",
-                names=", ".join(moved.added),
-            ),
-            "info",
-        )
-    return redirect(back)
 
 
 # Your data -------------------------------------------------------------------------------------

@@ -6,6 +6,13 @@ rule. See RULES.md for the spec each function implements.
 
 from .engines import engine_of, engines, opener
 from .game import GameState, game_state, missed_rounds, round_scores, team_scores
+from .house import (
+    HOUSE_RULES,
+    HouseRule,
+    house_problems,
+    house_rule_values,
+    house_rules_from,
+)
 from .problems import N_, Problem, RuleError
 from .rounding import round_half_up
 from .rounds import (
@@ -76,6 +83,11 @@ from .tiles import (
 )
 
 __all__ = [
+    "HOUSE_RULES",
+    "HouseRule",
+    "house_problems",
+    "house_rule_values",
+    "house_rules_from",
     "LateRule",
     "PlayerSeason",
     "SeasonLine",

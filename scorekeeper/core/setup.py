@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from .house import COMMON_OPEN_TRAIN_POINTS as COMMON_OPEN_TRAIN_POINTS
+from .house import HouseRules, house_problems
 from .problems import N_, Problem, RuleError
 from .tiles import DEFAULT_SET, BlankScoring, check_set, tile_count
 
@@ -33,16 +35,6 @@ PLAYER_LIMITS: dict[GameType, tuple[int, int]] = {
 TEAM_SIZES = (4, 6, 8)
 DRAW_SET = 6
 DRAW_TARGETS = (50, 100)
-COMMON_OPEN_TRAIN_POINTS = (5, 10, 25)
-
-
-@dataclass(frozen=True)
-class HouseRules:
-    """Optional penalties, each off by default; open_train_points 0 means no open-train penalty."""
-
-    open_train_points: int = 0
-    strategic_error: bool = False
-    adjustments: bool = False
 
 
 @dataclass(frozen=True)
@@ -304,15 +296,7 @@ def _resolve_rules(rules: GameRules, players: int) -> tuple[list[Problem], GameR
         hand_size = rules.hand_size
         if hand_size < 1 or hand_size * players > tile_count(top) - 1:
             problems.append(_hand_size_problem(hand_size, players, tile_count(top) - 1))
-    points = rules.house_rules.open_train_points
-    if not 0 <= points <= 1000:
-        problems.append(
-            Problem(
-                "open_train_points",
-                N_("The open-train penalty must be 0 (off) to 1,000 points."),
-                field="open_train_points",
-            )
-        )
+    problems.extend(house_problems(rules.house_rules))
     resolved = replace(rules, start_double=start, rounds=rounds, hand_size=hand_size)
     return problems, resolved
 

@@ -100,11 +100,12 @@ def _render_setup(
 def _round_form(game: Game, snapshot: Snapshot, formdata=None) -> RoundForm:
     """The round sheet's form for this game's seats and house rules; it reads `formdata` (a
     POST) when given. The tiles on offer come with the page (`_round_sheet`)."""
+    house = snapshot.setup.rules.house_rules
     fields = round_fields(
         snapshot.setup.players,
-        open_train=game.open_train_points > 0,
-        strategic=game.strategic_error,
-        adjustments=game.adjustments,
+        open_train=house.open_train_points > 0,
+        strategic=house.strategic_error,
+        adjustments=house.adjustments,
     )
     return RoundForm(fields, formdata)
 

@@ -12,7 +12,6 @@ import random
 from flask import (
     Response,
     abort,
-    current_app,
     flash,
     make_response,
     redirect,
@@ -114,11 +113,6 @@ def late_rule(club_id: int) -> ResponseReturnValue:
 # Starting a night ------------------------------------------------------------------------------
 
 
-def _shuffler() -> random.Random:
-    """The shuffle's random source (NIGHT_SHUFFLE_SEED makes it repeatable, for tests)."""
-    return random.Random(current_app.config.get("NIGHT_SHUFFLE_SEED"))
-
-
 def _render_new(club, role, form, general=None, status=200, shuffled=False):
     return render_template(
         "nights/new.html",
@@ -152,7 +146,9 @@ def new(club_id: int) -> ResponseReturnValue:
     assert form.played_on.data is not None  # a DateField that validated holds a date
     try:
         if form.shuffle.data:
-            form.place(night_service.shuffle_tables(form.seats(), form.tables.data, _shuffler()))
+            form.place(
+                night_service.shuffle_tables(form.seats(), form.tables.data, random.Random())
+            )
             return _render_new(club, role, form, shuffled=True)
         night = night_service.start_night(
             club,

@@ -20,6 +20,7 @@ from scorekeeper import core
 from scorekeeper.core import N_
 from scorekeeper.extensions import db
 from scorekeeper.models import ROLES, Club, Invite, Membership, User, utcnow
+from scorekeeper.services.games.mapping import house_rules_of, set_house_rules
 
 # What each role may do; a higher role may do everything a lower one may.
 RANK = {role: rank for rank, role in enumerate(ROLES)}
@@ -109,11 +110,7 @@ def default_rules(club: Club) -> core.GameRules:
         blank_scoring=core.BlankScoring(club.blank_scoring),
         rounds=club.rounds,
         order=core.Order(club.order),
-        house_rules=core.HouseRules(
-            open_train_points=club.open_train_points,
-            strategic_error=club.strategic_error,
-            adjustments=club.adjustments,
-        ),
+        house_rules=house_rules_of(club),
     )
 
 
@@ -167,9 +164,7 @@ def update_club(
     club.blank_scoring = core.BlankScoring(rules.blank_scoring).value
     club.rounds = rules.rounds
     club.order = core.Order(rules.order).value
-    club.open_train_points = rules.house_rules.open_train_points
-    club.strategic_error = rules.house_rules.strategic_error
-    club.adjustments = rules.house_rules.adjustments
+    set_house_rules(club, rules.house_rules)
     club.public = public
     club.locale = locale or None
     db.session.commit()

@@ -30,6 +30,7 @@ from scorekeeper.models import (
     Season,
     User,
 )
+from scorekeeper.services.games.mapping import house_values_of
 from scorekeeper.services.import_schema import FORMAT, VERSION
 
 
@@ -155,9 +156,7 @@ def export_club_json(club_id: int) -> dict[str, Any]:
                 "blank_scoring": club.blank_scoring,
                 "rounds": club.rounds,
                 "order": club.order,
-                "open_train_points": club.open_train_points,
-                "strategic_error": club.strategic_error,
-                "adjustments": club.adjustments,
+                **house_values_of(club),
                 "late_rule": club.late_rule,
             },
         },
@@ -239,9 +238,7 @@ def _game_json(game: Game, refs: Refs, changes: Sequence[Change]) -> dict[str, A
             "order": game.order,
             "hand_size": game.hand_size,
             "target": game.target,
-            "open_train_points": game.open_train_points,
-            "strategic_error": game.strategic_error,
-            "adjustments": game.adjustments,
+            **house_values_of(game),
         },
         "ended_early": game.ended_early,
         "finished_at": _iso(game.finished_at),

@@ -133,12 +133,14 @@ def _when(*, optional: bool = False) -> dict[str, Any]:
 _DAY = {"type": "string", "format": "date"}
 
 
-def _record(fields: Mapping[str, Any]) -> dict[str, Any]:
-    """An object with exactly these keys: an unknown key would be silently lost, so it is junk."""
+def _record(fields: Mapping[str, Any], *, optional: Iterable[str] = ()) -> dict[str, Any]:
+    """An object with exactly these keys: an unknown key would be silently lost, so it is junk.
+    Every key is required but the `optional` ones (added after a file's version first shipped)."""
+    left_out = set(optional)
     return {
         "type": "object",
         "properties": dict(fields),
-        "required": list(fields),
+        "required": [name for name in fields if name not in left_out],
         "additionalProperties": False,
     }
 
@@ -149,6 +151,12 @@ def _list(item: Mapping[str, Any]) -> dict[str, Any]:
 
 def _values(kinds: Iterable[Any]) -> list[str]:
     return [kind.value for kind in kinds]
+
+
+# The house rules version 1 shipped with: a later one may be missing from a file (its default).
+_FIRST_HOUSE_RULES = ("open_train_points", "strategic_error", "adjustments")
+_HOUSE_RULES = {rule.name: _FLAG if rule.is_switch else _number() for rule in core.HOUSE_RULES}
+_LATER_HOUSE_RULES = [name for name in _HOUSE_RULES if name not in _FIRST_HOUSE_RULES]
 
 
 _BLANKS = _values(core.BlankScoring)
@@ -171,11 +179,10 @@ SCHEMA: dict[str, Any] = _record(
                         "blank_scoring": _text(20, choices=_BLANKS),
                         "rounds": _number(optional=True),
                         "order": _text(12, choices=_ORDERS),
-                        "open_train_points": _number(),
-                        "strategic_error": _FLAG,
-                        "adjustments": _FLAG,
+                        **_HOUSE_RULES,
                         "late_rule": _text(10, choices=_values(core.LateRule)),
-                    }
+                    },
+                    optional=_LATER_HOUSE_RULES,
                 ),
             }
         ),
@@ -258,10 +265,9 @@ SCHEMA: dict[str, Any] = _record(
                             "order": _text(12, choices=_ORDERS),
                             "hand_size": _number(optional=True),
                             "target": _number(),
-                            "open_train_points": _number(),
-                            "strategic_error": _FLAG,
-                            "adjustments": _FLAG,
-                        }
+                            **_HOUSE_RULES,
+                        },
+                        optional=_LATER_HOUSE_RULES,
                     ),
                     "ended_early": _FLAG,
                     "finished_at": _when(optional=True),

@@ -26,6 +26,7 @@ from scorekeeper import core
 from scorekeeper.core import N_
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game, Season
+from scorekeeper.services.games.mapping import house_rules_of
 
 METHODS = tuple(method.value for method in core.SeasonMethod)
 MAX_NAME = 80
@@ -121,11 +122,7 @@ def season_rules(club: Club, season: Season | None) -> core.GameRules:
         ),
         rounds=season.rounds if season and season.rounds is not None else club.rounds,
         order=core.Order(club.order),
-        house_rules=core.HouseRules(
-            open_train_points=club.open_train_points,
-            strategic_error=club.strategic_error,
-            adjustments=club.adjustments,
-        ),
+        house_rules=house_rules_of(club),
     )
 
 

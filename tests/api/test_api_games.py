@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import flask_migrate
 import pytest
 from flask import Flask
@@ -69,7 +71,9 @@ def test_create_game_stores_every_option(client, make_game, conforms):
         "order": "descending",
         "hand_size": 10,
         "target": 100,
-        "house_rules": {"open_train_points": 10, "strategic_error": True, "adjustments": True},
+        "house_rules": core.house_rule_values(
+            core.HouseRules(open_train_points=10, strategic_error=True, adjustments=True)
+        ),
     }
 
 
@@ -345,3 +349,28 @@ def test_get_one_round(client, make_game, conforms):
     )
     assert missing.status_code == 404
     assert missing.get_json() == {"error": "Round 2 is not recorded."}
+
+
+def _patterns(node) -> list[str]:
+    """Every pattern in a schema (nested)."""
+    if isinstance(node, list):
+        return [p for item in node for p in _patterns(item)]
+    if not isinstance(node, dict):
+        return []
+    own = [node["pattern"]] if isinstance(node.get("pattern"), str) else []
+    return own + [p for value in node.values() for p in _patterns(value)]
+
+
+def test_the_document_says_what_the_server_refuses_for_its_shape(client):
+    schemas = client.get(f"{API}/openapi.json").get_json()["components"]["schemas"]
+    assert schemas["NewGame"]["properties"]["players"]["uniqueItems"] is True
+    twice = client.post(f"{API}/games", json={"players": ["Ana", "Ana"]})
+    assert twice.status_code == 422
+    assert not [e for e in twice.get_json()["errors"] if e["code"].startswith("request.")]
+    # Every text of a request has a pattern, and no pattern lets NUL through; nor does the server.
+    requests = [schemas[name] for name in ("NewGame", "RoundEntry", "PenaltyEntry")]
+    patterns = set(_patterns(requests))
+    assert patterns and all(re.fullmatch(p, "Ana\x00") is None for p in patterns)
+    assert all(re.fullmatch(p, "Ana") for p in patterns)
+    nul = client.post(f"{API}/games", json={"players": ["Ana\x00", "Ben"]})
+    assert nul.status_code == 400

@@ -7,9 +7,7 @@ import re
 from html import unescape
 
 import pytest
-from clubs.helpers import as_, assert_sign_in_redirect, flashes, messages_on, sign_in
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from clubs.helpers import as_, assert_sign_in_redirect, flashes, messages_on
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
@@ -90,7 +88,6 @@ def test_a_scorer_starts_a_night_at_three_tables_by_hand(app, client, world):
 
 
 def test_shuffle_fills_the_tables_then_start_keeps_them(app, client, world):
-    app.config["NIGHT_SHUFFLE_SEED"] = 3
     as_(client, app, world, "scorer")
     data = hand_form(app, world.club, [[*THREE_TABLES[0], *THREE_TABLES[1], *THREE_TABLES[2]]])
     data = {k: v for k, v in data.items() if not k.startswith("table_")}  # no tables chosen
@@ -106,14 +103,6 @@ def test_shuffle_fills_the_tables_then_start_keeps_them(app, client, world):
     )
     assert len(chosen) == 9
     assert sorted(list(chosen.values()).count(t) for t in "123") == [3, 3, 3]
-    again = client.post(f"/clubs/{world.club}/nights/new", data=data)  # same seed, same tables
-    assert chosen == dict(
-        re.findall(
-            r'name="(table_\d+)">(?:(?!</select>).)*?<option selected value="(\d+)"',
-            again.get_data(as_text=True),
-            re.S,
-        )
-    )
     data.pop("shuffle")
     response = client.post(f"/clubs/{world.club}/nights/new", data={**data, **chosen})
     assert response.status_code == 302
@@ -380,51 +369,3 @@ def test_a_quick_game_has_no_late_arrivals(app, client, world):
         game_id = game.id
     as_(client, app, world, "owner")
     assert client.get(f"/games/{game_id}/late").status_code == 404
-
-
-# Junk ------------------------------------------------------------------------------------------
-
-JUNK = settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-KEYS = [
-    "played_on",
-    "name",
-    "tables",
-    "guest_rows",
-    "add_guest",
-    "shuffle",
-    "submit",
-    "here_1",
-    "table_1",
-    "here_2",
-    "table_2",
-    "guest_0",
-    "guest_table_0",
-    "guest_30",
-    "roster",
-    "guest",
-    "rule",
-]
-text = st.text(max_size=40) | st.sampled_from(
-    ["", "0", "1", "2", "3", "13", "-1", "99999999999", "y", "2025-06-03", "average", "\x00"]
-)
-
-
-@JUNK
-@given(
-    data=st.dictionaries(st.sampled_from(KEYS), text | st.lists(text, max_size=3), max_size=10),
-    path=st.sampled_from(
-        ["/clubs/{club}/nights/new", "/games/{game}/late", "/clubs/{club}/late-rule"]
-    ),
-)
-def test_junk_posted_to_night_forms_never_fails(app, client, world, data, path):
-    if not hasattr(app, "_night_game"):
-        app._night_game = start(app, world.club, [["Ana", "Ben"]])[1][0]
-        sign_in(client, app, world.owner)
-    response = client.post(path.format(club=world.club, game=app._night_game), data=data)
-    assert response.status_code < 500, response.text[:500]
-    if response.status_code >= 400:
-        assert 'class="error"' in response.text or "alert" in response.text

@@ -26,12 +26,24 @@ def rules_of(game: Any) -> core.GameRules:
         order=core.Order(game.order),
         hand_size=game.hand_size,
         target=game.target,
-        house_rules=core.HouseRules(
-            open_train_points=game.open_train_points,
-            strategic_error=game.strategic_error,
-            adjustments=game.adjustments,
-        ),
+        house_rules=house_rules_of(game),
     )
+
+
+def house_rules_of(row: Any) -> core.HouseRules:
+    """A game's (or a club's default) house-rule columns as the core's HouseRules."""
+    return core.house_rules_from({rule.name: getattr(row, rule.name) for rule in core.HOUSE_RULES})
+
+
+def house_values_of(row: Any) -> dict[str, int | bool]:
+    """A game's (or a club's default) house rules by name, as the export writes them."""
+    return core.house_rule_values(house_rules_of(row))
+
+
+def set_house_rules(row: Any, house: core.HouseRules) -> None:
+    """Write house rules onto a game's or a club's columns (house_rules_of reads them back)."""
+    for name, value in core.house_rule_values(house).items():
+        setattr(row, name, value)
 
 
 def rule_columns(rules: core.GameRules) -> dict[str, object]:
@@ -45,9 +57,7 @@ def rule_columns(rules: core.GameRules) -> dict[str, object]:
         "order": rules.order.value,
         "hand_size": rules.hand_size,
         "target": rules.target,
-        "open_train_points": rules.house_rules.open_train_points,
-        "strategic_error": rules.house_rules.strategic_error,
-        "adjustments": rules.house_rules.adjustments,
+        **core.house_rule_values(rules.house_rules),
     }
 
 

@@ -175,7 +175,7 @@ def remember(device: str, game: Game, *, can_edit: bool) -> None:
 # Rounds ----------------------------------------------------------------------------------------
 
 
-@unit_of_work
+@unit_of_work  # the one unit: _record_round below is its body, not a unit of its own
 def record_round(
     game: Game,
     entry: core.RoundEntry,
@@ -206,8 +206,10 @@ def record_round(
             expected_version=expected_version,
             key=key,
         )
-    except StaleGame:
+    except (StaleGame, IntegrityError):
         # Lost a race: to the same write sent twice (then it is a repeat) or to another phone.
+        # Read what won afresh; else unit_of_work answers StaleGame, nothing saved.
+        db.session.rollback()
         first = repeat_of(game, key) if key else None
         if first is None:
             raise
@@ -230,7 +232,6 @@ def repeat_of(game: Game, key: str) -> SaveOutcome | None:
     )
 
 
-@unit_of_work
 def _record_round(
     game: Game,
     entry: core.RoundEntry,
