@@ -231,6 +231,8 @@ def _record(game: Game, access: str, snapshot: Snapshot, form) -> ResponseReturn
         return page, 503, {"Retry-After": str(game_service.Busy.retry_after)}
     except game_service.StaleGame:
         return _stale(game.id, access, form, entry, number, editing=False)
+    except game_service.KeyReused as reused:
+        return _key_reused(game, access, form, reused.number)
     if outcome.saved:
         flash(_("Round %(number)s saved.", number=outcome.number), "success")
         return redirect(url_for("games.detail", game_id=game.id, _anchor=RECORD_ANCHOR))
@@ -287,6 +289,21 @@ def _edit(game: Game, access: str, snapshot: Snapshot, number: int, form) -> Res
     return _render_edit(
         game, snapshot, number, form, general=general, warnings=warnings, status=422
     )
+
+
+def _key_reused(game: Game, access: str, form, saved: int) -> ResponseReturnValue:
+    """The form's key already sent another round (an old copy of the page, offline): this
+    round is not a repeat of it. Nothing saved; it is shown for the scorer to check, with a key
+    of its own, as the next round."""
+    form.idempotency_key.data = new_write_key()
+    form.number.data = str(snapshot_of(game).state.next_round)
+    form.confirm.data = False
+    message = _(
+        "This round was not saved: the page it was typed on had already sent round %(number)s, "
+        "with other scores. What you typed is below: check it and save again.",
+        number=saved,
+    )
+    return _render_game(game, access, form=form, general=[message], status=422)
 
 
 def _busy() -> str:

@@ -146,7 +146,7 @@ def test_a_lost_race_between_two_copies_of_one_write_is_a_repeat(app, client):
     """Both copies pass the first look-up; the second loses the race and answers as a repeat."""
     from scorekeeper import core
     from scorekeeper.services import games as game_service
-    from scorekeeper.services.games import writes
+    from scorekeeper.services.games import mapping, writes
 
     game_id = start_game(client)
     entry = core.RoundEntry(
@@ -161,9 +161,9 @@ def test_a_lost_race_between_two_copies_of_one_write_is_a_repeat(app, client):
         real = writes.repeat_of
         calls = []
 
-        def first_miss(game, key):
+        def first_miss(game, key, digest=None):
             calls.append(key)
-            return None if len(calls) == 1 else real(game, key)
+            return None if len(calls) == 1 else real(game, key, digest)
 
         writes.repeat_of = first_miss
         try:
@@ -175,6 +175,7 @@ def test_a_lost_race_between_two_copies_of_one_write_is_a_repeat(app, client):
                 device=None,
                 expected_version=None,
                 key="same-write-key",
+                digest=mapping.entry_digest(entry),
             )
             db.session.remove()
             game = load_game(game_id)
