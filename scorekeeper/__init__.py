@@ -1,6 +1,8 @@
 """Application factory: builds the Flask app from named register_* steps."""
 
+import functools
 import os
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -85,6 +87,8 @@ def register_extensions(app: Flask) -> None:
     figures.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["language_names"] = LANGUAGE_NAMES
+    # A name for one rendering of a page's messages (a cached copy shown again has the same).
+    app.jinja_env.globals["once_id"] = functools.partial(secrets.token_urlsafe, 9)
 
 
 def register_blueprints(app: Flask) -> None:

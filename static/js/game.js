@@ -3,18 +3,24 @@
 //
 // The round form keeps what was typed, on this phone, until that round is saved: every input
 // is stored in localStorage (per game page and round number) and put back after a reload, Back
-// or a closed tab. A round sent while the network is gone waits in an outbox and goes out when
-// it is back, with the form's idempotency key, so the server saves it exactly once.
+// or a closed tab. Each draft has its own idempotency key (made here, kept with the draft: a
+// page kept offline by the service worker carries an old key, never used again). A round sent
+// while the network is gone waits in an outbox and goes out when it is back, with its draft's
+// key, so the server saves it exactly once; meanwhile the page shows the next round to type,
+// and the rounds waiting on the sheet. A typed round the server has moved past (another phone
+// saved it) is never dropped: the server's comparison page lets the scorer choose.
 // Without JavaScript (or storage) the form posts as it always did.
 (function () {
   "use strict";
   var PREFIX = "sk:draft:";
   var OUTBOX = "sk:outbox";
+  var SEEN = "sk:seen-messages"; // the page messages already shown (data-once)
   var RETRY_MS = 10000;
   var SENT = "sk:sent"; // sessionStorage: the round the outbox sent just before a reload
   // Fields the server fills for each page view: never taken from a draft.
   var SERVER_FIELDS = { csrf_token: true, number: true, round_version: true, submit: true };
   var form = document.getElementById("round-form");
+  var record = document.getElementById("record");
   var statusLine = document.getElementById("offline-status");
   // The game page's address (an answer to a rejected save is shown at .../rounds).
   var game = form
@@ -36,6 +42,18 @@
     try { storage.setItem(key, JSON.stringify(value)); } catch (error) { /* storage full */ }
   }
 
+  // A copy of the page shown again (the service worker's, offline) must not repeat its
+  // messages ("Game on! Round 1 is ready."): each rendering's messages have a name.
+  var messages = document.querySelector(".flashes[data-once]");
+  if (messages) {
+    var seen = read(SEEN, []);
+    if (seen.indexOf(messages.dataset.once) !== -1) {
+      messages.textContent = "";
+    } else {
+      write(SEEN, seen.concat([messages.dataset.once]).slice(-30));
+    }
+  }
+
   function say(kind, round) {
     if (!statusLine) { return; }
     statusLine.textContent = (statusLine.dataset[kind] || "").replace("__N__", round);
@@ -46,6 +64,12 @@
     return form && form.elements.number ? form.elements.number.value : "";
   }
   function draftKey(round) { return PREFIX + game + ":" + round; }
+  function newKey() {
+    return "d" + Date.now().toString(36) + Math.random().toString(36).slice(2, 12);
+  }
+  function setKey(key) {
+    if (form.elements.idempotency_key) { form.elements.idempotency_key.value = key; }
+  }
 
   function pairs() {
     var list = [];
@@ -67,6 +91,15 @@
   }
   window.skRoundHasInput = hasInput;
 
+  // The same for a stored draft: its pairs beyond the key, the counting mode and the server's.
+  function typedIn(list) {
+    return (list || []).some(function (pair) {
+      var name = pair[0];
+      return !SERVER_FIELDS[name] && name !== "idempotency_key" && name.indexOf("mode_") !== 0 &&
+        String(pair[1]).trim() !== "";
+    });
+  }
+
   function restore(saved) {
     var values = {};
     saved.forEach(function (pair) {
@@ -86,18 +119,161 @@
     });
   }
 
-  // Drafts of rounds this page no longer offers (saved, or the game is over) are done with.
-  function forgetOldDrafts(current) {
+  // Send the form as it is to the server, whose answer keeps what was typed: saved, errors
+  // next to the fields, or (a round saved elsewhere meanwhile) both versions and the choice.
+  // From then on that answer holds the round, not the draft.
+  function answerFromServer() {
+    storage.removeItem(draftKey(roundNumber()));
+    HTMLFormElement.prototype.submit.call(form);
+  }
+
+  // Drafts of rounds this page no longer offers: an empty one is done with; one with typed
+  // values (another phone saved that round meanwhile) is offered for comparison, the newest.
+  function oldDrafts(current) {
+    var stale = null;
     for (var i = storage.length - 1; i >= 0; i -= 1) {
       var key = storage.key(i);
       if (key && key.indexOf(PREFIX + game + ":") === 0) {
         var round = parseInt(key.slice((PREFIX + game + ":").length), 10);
-        if (!current || round < current) { storage.removeItem(key); }
+        if (current && round >= current) { continue; }
+        var list = read(key, null);
+        if (current && typedIn(list) && (!stale || round > stale.round)) {
+          stale = { round: round, fields: list };
+        } else if (!current || !typedIn(list)) {
+          storage.removeItem(key);
+        }
       }
+    }
+    return stale;
+  }
+
+  // The outbox, and the page moving on while rounds wait in it ------------------------------
+
+  function waiting() {
+    return read(OUTBOX, []).filter(function (item) { return item.game === game; })
+      .sort(function (a, b) { return parseInt(a.round, 10) - parseInt(b.round, 10); });
+  }
+
+  var plan = record ? record.dataset : {};
+  var engines = plan.engines ? plan.engines.split(",").map(function (n) { return parseInt(n, 10); }) : [];
+  var players = [];
+  try { players = JSON.parse(plan.players || "[]"); } catch (error) { players = []; }
+  var opensTag = form ? form.querySelector("legend .tag") : null;
+
+  function engineName(engine) { return engine + "-" + engine; }
+  function setText(node, text) { if (node) { node.textContent = text; } }
+
+  // The page as it will be once the rounds waiting are saved: round `number`'s heading, engine
+  // and opener (the first player opens round 1, then clockwise; the draw game's next opener
+  // depends on the hand still waiting, so it is not named).
+  function showRound(number) {
+    form.elements.number.value = String(number);
+    var engine = engines.length ? engines[number - 1] : undefined;
+    var heading = document.getElementById("record-heading");
+    if (engines.length && engine === undefined) {
+      setText(heading, plan.allTyped);
+      form.hidden = true;
+      return;
+    }
+    form.hidden = false;
+    setText(heading, plan.record.replace("__N__", number) +
+      (engine !== undefined ? " · " + engineName(engine) : ""));
+    var opener = engines.length && players.length ? players[(number - 1) % players.length] : null;
+    var current = document.getElementById("game-current");
+    if (current) {
+      setText(current.querySelector("#current-heading"), engines.length
+        ? plan.roundOf.replace("__N__", number) : plan.hand.replace("__N__", number));
+      if (engine !== undefined) {
+        setText(current.querySelector(".engine-name"), plan.engine.replace("__E__", engineName(engine)));
+        var face = current.querySelector(".engine .domino, .engine .engine-face");
+        if (face) {
+          var drawn = document.createElement("span");
+          drawn.className = "domino-face engine-face";
+          drawn.setAttribute("aria-hidden", "true");
+          [engine, engine].forEach(function (half) {
+            var part = document.createElement("span");
+            part.textContent = String(half);
+            drawn.appendChild(part);
+          });
+          face.replaceWith(drawn);
+        }
+      }
+      var openerLine = current.querySelector(".opener");
+      if (openerLine) {
+        openerLine.hidden = !opener;
+        if (opener) { openerLine.textContent = plan.opens.replace("__P__", opener); }
+      }
+    }
+    if (opensTag) {
+      var space = opensTag.previousSibling;
+      if (space && space.nodeType === 3 && !space.textContent.trim()) { space.remove(); }
+      opensTag.remove();
+      var legend = opener ? form.querySelector('fieldset.hand[data-seat="' + players.indexOf(opener) + '"] legend') : null;
+      if (legend) { legend.append(" ", opensTag); }
     }
   }
 
-  // The outbox ------------------------------------------------------------------------------
+  // One waiting round's line: what was typed for each seat, as the sheet shows a score (not
+  // checked yet: the server is the judge once it is sent).
+  function typedScores(item) {
+    var values = {};
+    item.fields.forEach(function (pair) { values[pair[0]] = pair[1]; });
+    return players.map(function (name, seat) {
+      if (values.out === String(seat)) { return { text: "0✓", value: 0 }; }
+      var value = parseInt(values["pips_" + seat], 10) || 0;
+      if (values["open_train_" + seat]) { value += parseInt(plan.openTrain, 10) || 0; }
+      value += parseInt(values["adjust_" + seat], 10) || 0;
+      return { text: String(value), value: value };
+    });
+  }
+
+  function cell(tag, text, className) {
+    var node = document.createElement(tag);
+    node.textContent = text;
+    if (className) { node.className = className; }
+    return node;
+  }
+
+  // The rounds waiting, on the sheet after the saved ones, and a total that counts them.
+  function showWaiting(list) {
+    var table = document.querySelector("#sheet table.score-table");
+    if (!table || !players.length) { return; }
+    table.querySelectorAll(".waiting-row").forEach(function (row) { row.remove(); });
+    var empty = document.querySelector("#sheet .empty");
+    if (empty) { empty.hidden = list.length > 0; }
+    if (!list.length) { return; }
+    var sums = players.map(function () { return 0; });
+    list.forEach(function (item) {
+      var row = document.createElement("tr");
+      row.className = "waiting-row";
+      var number = parseInt(item.round, 10);
+      var label = engines.length && engines[number - 1] !== undefined ? engineName(engines[number - 1]) : String(number);
+      var head = cell("th", label + " ", "col-round");
+      head.scope = "row";
+      head.appendChild(cell("span", plan.waiting, "tag"));
+      row.appendChild(head);
+      typedScores(item).forEach(function (score, seat) {
+        sums[seat] += score.value;
+        row.appendChild(cell("td", score.text));
+      });
+      table.tBodies[0].appendChild(row);
+    });
+    if (!engines.length) { return; } // the draw game scores a hand from all of it: no sum here
+    var saved = table.querySelectorAll("tr.totals td");
+    var foot = table.tFoot || table.createTFoot();
+    var total = document.createElement("tr");
+    total.className = "waiting-row waiting-total";
+    var head = cell("th", plan.withWaiting);
+    head.scope = "row";
+    total.appendChild(head);
+    sums.forEach(function (sum, seat) {
+      var base = saved[seat] ? parseInt(saved[seat].textContent, 10) || 0 : 0;
+      total.appendChild(cell("td", String(base + sum)));
+    });
+    foot.appendChild(total);
+  }
+  window.skShowWaiting = function () { showWaiting(waiting()); };
+  window.skWaiting = function () { return waiting().length > 0; };
 
   var flushing = false;
 
@@ -132,12 +308,13 @@
   }
 
   function refused(item) {
-    // The server would not take it as it is (another phone saved that round, or a mistake):
-    // the scorer decides, with the server's answer next to the fields.
+    // The server would not take it as it is (another phone saved that round, a mistake, or
+    // its key already sent another round): the scorer decides, with the server's answer next
+    // to the fields.
     if (form && item.game === game) {
       restore(item.fields);
       form.elements.number.value = item.round;
-      if (form.elements.idempotency_key) { form.elements.idempotency_key.value = item.key; }
+      setKey(item.key);
       say("refused", item.round);
       HTMLFormElement.prototype.submit.call(form);
     } else {
@@ -182,13 +359,12 @@
     write(OUTBOX, box);
     storage.removeItem(draftKey(round));
     say("queued", round);
-    // The form moves on to the next round, as the page will once the round is sent.
+    // The form moves on to the next round, as the page will once the round is sent, with a
+    // draft (and a key) of its own.
     form.reset();
-    form.elements.number.value = String(parseInt(round, 10) + 1);
-    if (form.elements.idempotency_key) {
-      form.elements.idempotency_key.value = "q" + Date.now().toString(36) +
-        Math.random().toString(36).slice(2, 12);
-    }
+    showRound(parseInt(round, 10) + 1);
+    setKey(newKey());
+    showWaiting(waiting());
     form.dispatchEvent(new Event("change", { bubbles: true }));
     statusLine.scrollIntoView({ block: "center" });
   }
@@ -196,11 +372,22 @@
   // Wiring ----------------------------------------------------------------------------------
 
   if (form) {
+    var list = waiting();
     var current = parseInt(roundNumber(), 10);
-    forgetOldDrafts(current);
+    // A page older than the rounds waiting (the copy kept offline): on to the next one.
+    var moved = list.length ? parseInt(list[list.length - 1].round, 10) + 1 : 0;
+    if (moved > current) {
+      current = moved;
+      showRound(current);
+    }
+    var stale = oldDrafts(current);
     var alreadyAnswered = form.querySelector("[role=alert]"); // the server kept what was typed
     var draft = read(draftKey(roundNumber()), null);
-    if (draft && !alreadyAnswered) { restore(draft); }
+    if (draft && !alreadyAnswered) {
+      restore(draft);
+    } else if (!alreadyAnswered) {
+      setKey(newKey()); // the page's own key may be a kept copy's
+    }
     var remember = function () { write(draftKey(roundNumber()), pairs()); };
     form.addEventListener("input", remember);
     form.addEventListener("change", remember);
@@ -210,6 +397,25 @@
         var out = form.querySelector('input[name="out"]:checked');
         if (out) { out.dispatchEvent(new Event("change", { bubbles: true })); }
       });
+    }
+    // "Compare": what was typed goes to the server as Save sends it, and the server's page
+    // shows the round saved elsewhere beside it, with the choice.
+    window.skCompare = function () {
+      if (stale) {
+        storage.removeItem(draftKey(stale.round));
+        restore(stale.fields);
+        form.elements.number.value = String(stale.round);
+        HTMLFormElement.prototype.submit.call(form);
+      } else {
+        answerFromServer();
+      }
+    };
+    if (stale && !alreadyAnswered) {
+      var notice = document.getElementById("game-changed");
+      if (notice) {
+        notice.querySelector("span").textContent = notice.dataset.text.replace("__N__", stale.round);
+        notice.hidden = false;
+      }
     }
     form.addEventListener("submit", function (event) {
       if (!window.fetch || !window.URLSearchParams) { return; }
@@ -230,14 +436,15 @@
           window.location.reload();
         } else {
           // Not saved (a mistake, a warning, another phone first): the server's page says why.
-          HTMLFormElement.prototype.submit.call(form);
+          answerFromServer();
         }
       }).catch(function () { queue(list); });
     });
   } else if (document.getElementById("game-current")) {
-    forgetOldDrafts(0); // the game is over, or this phone only watches
+    oldDrafts(0); // the game is over, or this phone only watches
   }
 
+  showWaiting(waiting());
   if (read(OUTBOX, []).length) { say("queued", read(OUTBOX, [])[0].round); }
   try {
     var sent = JSON.parse(window.sessionStorage.getItem(SENT));
@@ -282,6 +489,14 @@
     var fresh = holder.querySelector("#game-current");
     var mine = document.getElementById("game-current");
     if (!fresh || !mine || fresh.dataset.version === mine.dataset.version) { return; }
+    if (typeof window.skWaiting === "function" && window.skWaiting()) {
+      // Rounds of this phone's still wait in its outbox: the page is ahead of the server and
+      // stays on the round being typed; the sheet shows them after the saved ones.
+      mine.dataset.version = fresh.dataset.version;
+      swap("game-results", holder);
+      window.skShowWaiting();
+      return;
+    }
     var form = document.getElementById("round-form");
     var formRound = form && form.elements.number ? form.elements.number.value : null;
     var moved = formRound !== null &&
@@ -318,6 +533,18 @@
       .then(function () { window.setTimeout(poll, DELAY); });
   }
   if (current && current.dataset.liveUrl && window.fetch) { window.setTimeout(poll, DELAY); }
+
+  // The notice's link: what was typed is compared with the round saved elsewhere, as Save
+  // would (without the script, or with nothing typed, it reloads the page).
+  var changed = document.getElementById("game-changed");
+  var compare = changed ? changed.querySelector("a") : null;
+  if (compare) {
+    compare.addEventListener("click", function (event) {
+      if (typeof window.skCompare !== "function") { return; }
+      event.preventDefault();
+      window.skCompare();
+    });
+  }
 
   // Share: the phone's own share sheet where there is one, else copy the link.
   var button = document.getElementById("share-button");

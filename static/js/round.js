@@ -250,6 +250,19 @@
   });
   changed(null, null);
 
+  // The form emptied for the next round (game.js, after a round went to the outbox): nobody
+  // is out yet, and the pickers open again if this table counts tiles.
+  form.addEventListener("reset", function () {
+    window.setTimeout(function () {
+      Object.keys(first).forEach(function (seat) { delete first[seat]; });
+      hands.forEach(function (hand) {
+        hand.classList.remove("is-out");
+        setMode(hand, remembered() === "tiles");
+      });
+      changed(null, null);
+    }, 0);
+  });
+
   // Where the scorer looks next: a refused round's summary, or after a save the next round's
   // first field (the page opened at the form).
   // Now, and again once the page has loaded if the browser's own jump to the #record anchor
