@@ -1,0 +1,46 @@
+"""The app's scripts as phones receive them: comment lines and indentation taken out.
+
+The files in static/js keep their comments for whoever reads them; a phone on a slow network
+need not download them (on the heaviest page, a game in progress, they were a tenth of the
+bytes). Only whole comment lines go: a `//` after code, or inside a string, stays as it is (no
+script of ours has a string spanning lines), so what runs is exactly what is written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask, Response, request
+
+COMMENT_LINE = re.compile(r"^[ \t]*//[^\n]*\n", re.M)
+INDENT = re.compile(r"^[ \t]+", re.M)
+SCRIPT_TYPES = frozenset({"text/javascript", "application/javascript"})
+
+
+def compact(script: str) -> str:
+    """`script` without its comment lines and its lines' indentation."""
+    return INDENT.sub("", COMMENT_LINE.sub("", script))
+
+
+def compact_static(response: Response) -> Response:
+    """Send a static script compacted (a 304, a range or a HEAD answer is left alone)."""
+    if (
+        request.endpoint != "static"
+        or response.mimetype not in SCRIPT_TYPES
+        or response.status_code != 200
+        or request.method == "HEAD"
+    ):
+        return response
+    source = response.response
+    response.direct_passthrough = False
+    data = response.get_data(as_text=True)
+    if source is not response.response and hasattr(source, "close"):
+        source.close()
+    response.set_data(compact(data))
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Compact every static script that goes out (before compression.py gzips it: Flask runs
+    after_request hooks last registered first)."""
+    app.after_request(compact_static)

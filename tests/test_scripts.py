@@ -1,0 +1,34 @@
+"""Static scripts go out without their comment lines and indentation (scorekeeper/scripts.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scorekeeper.scripts import compact
+
+STATIC_JS = Path(__file__).resolve().parents[1] / "static" / "js"
+
+
+def test_comment_lines_and_indentation_go_and_the_code_stays():
+    source = '  // why\nvar a = 1; // stays\n    if (a) {\n      b("http://x");\n    }\n'
+    assert compact(source) == 'var a = 1; // stays\nif (a) {\nb("http://x");\n}\n'
+
+
+def test_a_static_script_is_served_compacted_and_keeps_every_line_of_code(client):
+    response = client.get("/static/js/game.js", headers={"Accept-Encoding": "identity"})
+    served = response.get_data(as_text=True)
+    response.close()
+    assert response.status_code == 200
+    assert response.headers["Content-Length"] == str(len(served.encode()))
+    source = (STATIC_JS / "game.js").read_text()
+    code = [line.strip() for line in source.splitlines() if not line.strip().startswith("//")]
+    assert served.splitlines() == code
+    assert len(served) < 0.8 * len(source)
+
+
+def test_a_revalidated_script_still_answers_304(client):
+    first = client.get("/static/js/round.js")
+    first.close()
+    again = client.get("/static/js/round.js", headers={"If-None-Match": first.headers["ETag"]})
+    again.close()
+    assert again.status_code == 304
