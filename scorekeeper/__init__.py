@@ -52,9 +52,9 @@ def register_extensions(app: Flask) -> None:
         logs,
         mail,
         models,
-        scripts,
         security,
         sqlite,
+        static_files,
         styles,
     )
     from scorekeeper.extensions import csrf, db, login_manager, migrate
@@ -67,7 +67,7 @@ def register_extensions(app: Flask) -> None:
     security.init_app(app)
     styles.init_app(app)
     compression.init_app(app)
-    scripts.init_app(app)  # after compression: its hook runs first
+    static_files.init_app(app)  # after compression: its hook runs first
     logs.init_app(app)
     # An absolute directory lets `flask db ...` run from any working directory.
     migrations_dir = os.path.join(os.path.dirname(app.root_path), "migrations")

@@ -459,8 +459,8 @@
   flush();
 })();
 
-// The game page: keeps itself current while another phone records rounds, and the Share
-// button. Polls the page's live part with If-None-Match (304 while nothing changed, paused
+// The game page: keeps itself current while another phone records rounds (the Share button
+// is app.js's: the share page has one too). Polls the page's live part with If-None-Match (304 while nothing changed, paused
 // while the tab is hidden); a round typed here is never replaced: the page says another phone
 // saved it and offers a reload instead.
 (function () {
@@ -545,39 +545,4 @@
       window.skCompare();
     });
   }
-
-  // Share: the phone's own share sheet where there is one, else copy the link.
-  var button = document.getElementById("share-button");
-  var status = document.getElementById("share-status");
-  if (!button) { return; }
-  button.hidden = false;
-
-  function copied(ok) {
-    status.textContent = ok ? button.dataset.copied : button.dataset.failed;
-  }
-
-  function copyBySelection() {
-    var link = document.getElementById("view-link");
-    var range = document.createRange();
-    range.selectNodeContents(link);
-    var selection = window.getSelection();
-    selection.removeAllRanges();
-    selection.addRange(range);
-    var ok = false;
-    try { ok = document.execCommand("copy"); } catch (error) { ok = false; }
-    copied(ok);
-  }
-
-  button.addEventListener("click", function () {
-    var url = button.dataset.url;
-    if (navigator.share) {
-      navigator.share({ title: button.dataset.title, url: url }).catch(function () {
-        /* the sheet was closed: nothing to say */
-      });
-    } else if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(url).then(function () { copied(true); }, copyBySelection);
-    } else {
-      copyBySelection();
-    }
-  });
 })();

@@ -185,7 +185,7 @@ def test_the_season_page_shows_standings_explanation_attendance_and_games(app, c
     assert "players sharing a place split the points of the places they share" in words
     assert "Computed from 3 finished games, played on 2 club nights." in words
     assert "Guests (players not on the club's roster) are left out of the standings" in words
-    assert "1 seat was a guest's." in words
+    assert "Guests took 1 seat." in words
     assert "1 game of the season is not counted" in words
     assert "Attendance" in words and re.search(r"Di 2 4", words)
     assert "4 games" in words and "Gus" in words  # the games list names guests

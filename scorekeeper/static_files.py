@@ -1,9 +1,14 @@
-"""The app's scripts as phones receive them: comment lines and indentation taken out.
+"""Static files as phones receive them: scripts without comment lines and indentation, icons
+kept for a day.
 
 The files in static/js keep their comments for whoever reads them; a phone on a slow network
 need not download them (on the heaviest page, a game in progress, they were a tenth of the
 bytes). Only whole comment lines go: a `//` after code, or inside a string, stays as it is (no
 script of ours has a string spanning lines), so what runs is exactly what is written.
+
+Icons (static/img) may be kept a day without asking again: the header's domino is the page's
+icon too, and without a lifetime the browser fetched it twice on every page (the icon loader
+asked again for what the image had just received).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from flask import Flask, Response, request
 COMMENT_LINE = re.compile(r"^[ \t]*//[^\n]*\n", re.M)
 INDENT = re.compile(r"^[ \t]+", re.M)
 SCRIPT_TYPES = frozenset({"text/javascript", "application/javascript"})
+ICON_LIFETIME = 24 * 3600  # seconds
 
 
 def compact(script: str) -> str:
@@ -24,6 +30,11 @@ def compact(script: str) -> str:
 
 def compact_static(response: Response) -> Response:
     """Send a static script compacted (a 304, a range or a HEAD answer is left alone)."""
+    if request.endpoint == "static" and (request.view_args or {}).get("filename", "").startswith(
+        "img/"
+    ):
+        response.cache_control.max_age = ICON_LIFETIME
+        return response
     if (
         request.endpoint != "static"
         or response.mimetype not in SCRIPT_TYPES
@@ -41,6 +52,6 @@ def compact_static(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Compact every static script that goes out (before compression.py gzips it: Flask runs
+    """Give icons a lifetime; compact every static script that goes out (before compression.py gzips it: Flask runs
     after_request hooks last registered first)."""
     app.after_request(compact_static)

@@ -1,10 +1,11 @@
-"""Static scripts go out without their comment lines and indentation (scorekeeper/scripts.py)."""
+"""Static files as they go out (scorekeeper/static_files.py): scripts without comment lines and
+indentation, icons with a lifetime."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from scorekeeper.scripts import compact
+from scorekeeper.static_files import compact
 
 STATIC_JS = Path(__file__).resolve().parents[1] / "static" / "js"
 
@@ -32,3 +33,12 @@ def test_a_revalidated_script_still_answers_304(client):
     again = client.get("/static/js/round.js", headers={"If-None-Match": first.headers["ETag"]})
     again.close()
     assert again.status_code == 304
+
+
+def test_icons_are_kept_a_day_and_scripts_are_asked_for_again(client):
+    icon = client.get("/static/img/favicon.svg")
+    icon.close()
+    assert icon.cache_control.max_age == 24 * 3600
+    script = client.get("/static/js/app.js")
+    script.close()
+    assert script.cache_control.max_age is None
