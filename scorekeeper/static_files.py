@@ -28,8 +28,9 @@ def compact(script: str) -> str:
     return INDENT.sub("", COMMENT_LINE.sub("", script))
 
 
-def compact_static(response: Response) -> Response:
-    """Send a static script compacted (a 304, a range or a HEAD answer is left alone)."""
+def prepare_static(response: Response) -> Response:
+    """An icon with its lifetime; a static script compacted (a 304, a range or a HEAD answer
+    is left alone)."""
     if request.endpoint == "static" and (request.view_args or {}).get("filename", "").startswith(
         "img/"
     ):
@@ -52,6 +53,6 @@ def compact_static(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Give icons a lifetime; compact every static script that goes out (before compression.py gzips it: Flask runs
-    after_request hooks last registered first)."""
-    app.after_request(compact_static)
+    """Give icons a lifetime and compact every static script that goes out (before
+    compression.py gzips it: Flask runs after_request hooks last registered first)."""
+    app.after_request(prepare_static)
