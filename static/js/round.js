@@ -110,7 +110,7 @@
     chosen.appendChild(element("span", "picker-prompt", end === undefined ? words.first : say(words.second, "n", end)));
     panel.appendChild(chosen);
 
-    var pad = element("div", "picker-pad");
+    var pad = element("div", top >= 10 ? "picker-pad pad-wide" : "picker-pad");
     var n;
     for (n = 0; n <= top; n += 1) {
       if (end === undefined) {
