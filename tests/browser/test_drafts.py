@@ -41,6 +41,14 @@ def other_phone(phone: Page) -> Page:
     return other
 
 
+def nudge(page: Page) -> None:
+    """Tell the page the network is back now (it may already be sending, and reloading)."""
+    try:
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+    except PlaywrightError:
+        pass  # the page reloaded meanwhile: it sends its outbox as it opens
+
+
 def waiting_rows(page: Page):
     return page.locator("#sheet tbody tr.waiting-row")
 
@@ -78,7 +86,7 @@ def test_offline_rounds_move_the_page_on_and_survive_a_reload(phone: Page, live_
         save(phone, online=False)
     finally:
         context.set_offline(False)
-    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    nudge(phone)
     # Three rounds typed, three saved, in order.
     expect(phone.locator("#sheet tbody tr:not(.waiting-row)")).to_have_count(3, timeout=20_000)
     expect(phone.get_by_role("heading", name=re.compile("Record round 4"))).to_be_visible()
@@ -168,7 +176,7 @@ def test_offline_a_round_saved_elsewhere_meanwhile_comes_back_as_a_choice(
         other.context.close()
     finally:
         phone.context.set_offline(False)
-    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    nudge(phone)
     expect(phone.get_by_role("heading", level=1)).to_have_text(
         "Round 1 was saved from another phone", timeout=20_000
     )
