@@ -8,6 +8,7 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.helpers import hand, pips, record, save, set_up, totals, went_out
 
