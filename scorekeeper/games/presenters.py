@@ -8,7 +8,6 @@ markup is in the templates (templates/games/_macros.html).
 from __future__ import annotations
 
 import unicodedata
-
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
