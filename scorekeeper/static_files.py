@@ -6,9 +6,8 @@ need not download them (on the heaviest page, a game in progress, they were a te
 bytes). Only whole comment lines go: a `//` after code, or inside a string, stays as it is (no
 script of ours has a string spanning lines), so what runs is exactly what is written.
 
-Icons (static/img) may be kept a day without asking again: the header's domino is the page's
-icon too, and without a lifetime the browser fetched it twice on every page (the icon loader
-asked again for what the image had just received).
+Icons (static/img) may be kept a day without asking again (they change with a release, rarely):
+a phone going from page to page need not ask for them each time.
 """
 
 from __future__ import annotations
@@ -34,6 +33,7 @@ def prepare_static(response: Response) -> Response:
     if request.endpoint == "static" and (request.view_args or {}).get("filename", "").startswith(
         "img/"
     ):
+        response.cache_control.no_cache = None  # send_file's "ask every time"
         response.cache_control.max_age = ICON_LIFETIME
         return response
     if (

@@ -39,6 +39,7 @@ def test_icons_are_kept_a_day_and_scripts_are_asked_for_again(client):
     icon = client.get("/static/img/favicon.svg")
     icon.close()
     assert icon.cache_control.max_age == 24 * 3600
+    assert not icon.cache_control.no_cache
     script = client.get("/static/js/app.js")
     script.close()
     assert script.cache_control.max_age is None

@@ -143,13 +143,16 @@ def abbreviate(names: Sequence[str], width: int = 4) -> list[str]:
             else s
             for name, s in zip(names, short, strict=True)
         ]
-    # Still the same (two "María J"s): numbered, in seat order.
-    seen: dict[str, int] = {}
+    # Still the same (two "María J"s): numbered, in seat order, past every heading taken.
+    taken = {s for s in short if short.count(s) == 1}
     numbered = []
     for s in short:
         if short.count(s) > 1:
-            seen[s] = seen.get(s, 0) + 1
-            s = s[: width - 1] + str(seen[s])
+            number = 1
+            while (s[: max(1, width - len(str(number)))] + str(number)) in taken:
+                number += 1
+            s = s[: max(1, width - len(str(number)))] + str(number)
+            taken.add(s)
         numbered.append(s)
     return numbered
 
