@@ -1,6 +1,8 @@
 """Application factory: builds the Flask app from named register_* steps."""
 
+import functools
 import os
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -52,6 +54,7 @@ def register_extensions(app: Flask) -> None:
         models,
         security,
         sqlite,
+        static_files,
         styles,
     )
     from scorekeeper.extensions import csrf, db, login_manager, migrate
@@ -64,6 +67,7 @@ def register_extensions(app: Flask) -> None:
     security.init_app(app)
     styles.init_app(app)
     compression.init_app(app)
+    static_files.init_app(app)  # after compression: its hook runs first
     logs.init_app(app)
     # An absolute directory lets `flask db ...` run from any working directory.
     migrations_dir = os.path.join(os.path.dirname(app.root_path), "migrations")
@@ -85,6 +89,8 @@ def register_extensions(app: Flask) -> None:
     figures.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["language_names"] = LANGUAGE_NAMES
+    # A name for one rendering of a page's messages (a cached copy shown again has the same).
+    app.jinja_env.globals["once_id"] = functools.partial(secrets.token_urlsafe, 9)
 
 
 def register_blueprints(app: Flask) -> None:

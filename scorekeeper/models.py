@@ -191,7 +191,9 @@ class Round(Model):
 
 class RoundWrite(Model):
     """A client-made key of a round write (form or API): a repeat of the same write (a phone
-    sending its queued round again after the network came back) answers as the first did."""
+    sending its queued round again after the network came back) answers as the first did. The
+    key is bound to the round it was first sent with (`body_digest`): the same key with another
+    round is refused, never taken for a repeat."""
 
     __tablename__ = "round_writes"
 
@@ -200,6 +202,7 @@ class RoundWrite(Model):
     )
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     round_number: Mapped[int]
+    body_digest: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 

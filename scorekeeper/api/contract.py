@@ -292,7 +292,8 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "in": "header",
         "required": False,
         "description": "Your own name for this write (8-64 letters, digits, - or _): sending it "
-        "again with the same key saves nothing and answers as the first time.",
+        "again with the same key and body saves nothing and answers as the first time; the same "
+        "key with another body is refused (422).",
         "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{8,64}$"},
         "example": "phone-3f9c2a71",
     },
@@ -490,6 +491,11 @@ INVALID_BODY = Answer(
 INVALID_ROUND = Answer(
     'Nothing was saved: errors (shape or rules), or warnings to confirm with "confirm": true.',
     (schemas.Errors, schemas.Warnings),
+)
+NEW_ROUND_REFUSED = Answer(
+    'Nothing was saved: errors (shape or rules), warnings to confirm with "confirm": true, or '
+    "an Idempotency-Key already used for a round with another body (send it with a new key).",
+    (schemas.Errors, schemas.Warnings, schemas.Error),
 )
 STALE = Answer(
     "If-Match does not match the game's ETag: nothing was saved; the game as it is now.",

@@ -24,6 +24,7 @@ from scorekeeper.api.contract import (
     GAME_SECURITY,
     INVALID_BODY,
     INVALID_ROUND,
+    NEW_ROUND_REFUSED,
     NOT_FOUND,
     STALE,
     UNAUTHORIZED,
@@ -440,6 +441,7 @@ ROUND_WRITE = {
             (schemas.Stale, schemas.Error),
         ),
         **ROUND_WRITE,
+        422: NEW_ROUND_REFUSED,
     },
     body=schemas.RoundEntry,
     security=GAME_SECURITY,
@@ -466,6 +468,13 @@ def record_round(game_id: int) -> Response:
         raise _stale(game_id, precondition=expected is not None) from None
     except game_service.GameOver:
         raise _refusal(409, _("This game is over: no more rounds can be recorded.")) from None
+    except game_service.KeyReused as reused:
+        message = _(
+            "This Idempotency-Key was already used for round %(number)s, with another body: "
+            "nothing was saved. Send this round with a new key.",
+            number=reused.number,
+        )
+        raise _refusal(422, message) from None
     _saved_or_raise(outcome)
     assert outcome.number is not None
     number = outcome.number

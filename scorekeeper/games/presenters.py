@@ -7,6 +7,7 @@ markup is in the templates (templates/games/_macros.html).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -81,10 +82,12 @@ class Sheet:
 
 
 # How many letters of a name a column heading shows, by the number of players: at 360 px the
-# round column takes ~62 px and the players share the rest (~8-10 px a letter at 13-15 px);
+# round column takes ~62 px and the players share the rest (~7-10 px a letter at 12-15 px);
 # from 9 players the sheet scrolls sideways and four letters are shown.
-HEADING_LETTERS = {1: 24, 2: 16, 3: 11, 4: 7, 5: 6, 6: 5, 7: 4, 8: 3}
+HEADING_LETTERS = {1: 24, 2: 16, 3: 11, 4: 7, 5: 6, 6: 5, 7: 4, 8: 4}
 FEWEST_LETTERS = 4
+# Cut short, a name must not become one of these (checked without case or accents).
+AVOIDED = frozenset({"anal", "anus", "ass", "cul", "culo", "fag", "nazi", "piss", "poo", "poop"})
 
 
 def heading_letters(players: int) -> int:
@@ -92,18 +95,66 @@ def heading_letters(players: int) -> int:
     return HEADING_LETTERS.get(players, FEWEST_LETTERS)
 
 
+def _plain(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", text.lower()) if c.isalnum())
+
+
+def _cut(name: str, width: int) -> str:
+    """The first `width` letters of a name's first word (a whole short name stays whole),
+    one fewer if the cut makes an avoided word."""
+    word = name.split()[0] if name.split() else name
+    short = name if len(name) <= width else word[:width]
+    while _plain(short) in AVOIDED and len(short) > 1:
+        short = short[:-1]
+    return short
+
+
+def _told_apart(name: str, others: Sequence[str], width: int) -> str:
+    """A heading of at most `width` letters for `name` that its namesakes' prefixes do not
+    share: the first word's start and the last word's initial ("María J" -> "MarJ"), else the
+    start and the first letter where it differs ("Carla", "Carlos" -> "Cara", "Caro")."""
+    words = name.split()
+    if len(words) > 1:
+        return words[0][: width - 1] + words[-1][0]
+    for index, letter in enumerate(name):
+        candidate = name[: width - 1] + letter
+        if (
+            index >= width - 1
+            and all(len(other) <= index or other[index] != letter for other in others)
+            and _plain(candidate) not in AVOIDED
+        ):
+            return candidate
+    return name[:width]
+
+
 def abbreviate(names: Sequence[str], width: int = 4) -> list[str]:
-    """Short column headings that stay distinct: 'Anabel' -> 'Anab' (longer where needed)."""
-    short = [name[:width].rstrip() for name in names]
-    for size in range(width + 1, 41):
+    """Column headings of at most `width` letters (a longer one is clipped at 360 px), all
+    different and readable: 'Anabel' -> 'Anab', 'Carla' and 'Carlos' -> 'Cara' and 'Caro'."""
+    short = [_cut(name, width) for name in names]
+    for _ in range(2):
         clashes = {s for s in short if short.count(s) > 1}
         if not clashes:
-            break
+            return short
         short = [
-            name[:size] if name[: size - 1] in clashes else s
+            _told_apart(
+                name, [n for n, o in zip(names, short, strict=True) if o == s and n != name], width
+            )
+            if s in clashes
+            else s
             for name, s in zip(names, short, strict=True)
         ]
-    return short
+    # Still the same (two "María J"s): numbered, in seat order, past every heading taken.
+    taken = {s for s in short if short.count(s) == 1}
+    numbered = []
+    for s in short:
+        if short.count(s) > 1:
+            number = 1
+            while (s[: max(1, width - len(str(number)))] + str(number)) in taken:
+                number += 1
+            s = s[: max(1, width - len(str(number)))] + str(number)
+            taken.add(s)
+        numbered.append(s)
+    return numbered
 
 
 def sheet_of(snapshot: Snapshot) -> Sheet:

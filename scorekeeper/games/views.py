@@ -26,7 +26,7 @@ from scorekeeper import core, limits
 from scorekeeper.access import game_for_device, game_for_share
 from scorekeeper.devices import current_device, known_device
 from scorekeeper.forms import SetupForm, new_write_key, write_key
-from scorekeeper.games import bp
+from scorekeeper.games import bp, messages
 from scorekeeper.games.forms import (
     RoundForm,
     entry_from_form,
@@ -228,10 +228,16 @@ def _record(game: Game, access: str, snapshot: Snapshot, form) -> ResponseReturn
         flash(_("The game is over: no more rounds can be recorded."), "error")
         return redirect(url_for("games.detail", game_id=game.id))
     except game_service.Busy:
-        page, _status = _render_game(game, access, form=form, general=[_busy()], status=503)
+        page, _status = _render_game(game, access, form=form, general=[messages.busy()], status=503)
         return page, 503, {"Retry-After": str(game_service.Busy.retry_after)}
     except game_service.StaleGame:
         return _stale(game.id, access, form, entry, number, editing=False)
+    except game_service.KeyReused as reused:
+        # Shown again for the scorer to check, with a key of its own, as the next round.
+        form.idempotency_key.data = new_write_key()
+        form.number.data = str(snapshot_of(game).state.next_round)
+        message = messages.key_reused(reused.number)
+        return _render_game(game, access, form=form, general=[message], status=422)
     if outcome.saved:
         flash(_("Round %(number)s saved.", number=outcome.number), "success")
         return redirect(url_for("games.detail", game_id=game.id, _anchor=RECORD_ANCHOR))
@@ -275,7 +281,7 @@ def _edit(game: Game, access: str, snapshot: Snapshot, number: int, form) -> Res
             device=current_device(),
         )
     except game_service.Busy:
-        page, _status = _render_edit(game, snapshot, number, form, general=[_busy()])
+        page, _status = _render_edit(game, snapshot, number, form, general=[messages.busy()])
         return page, 503, {"Retry-After": str(game_service.Busy.retry_after)}
     except (game_service.StaleGame, LookupError):
         return _stale(game.id, access, form, entry, number, editing=True)
@@ -287,14 +293,6 @@ def _edit(game: Game, access: str, snapshot: Snapshot, number: int, form) -> Res
     form.confirm.data = False
     return _render_edit(
         game, snapshot, number, form, general=general, warnings=warnings, status=422
-    )
-
-
-def _busy() -> str:
-    """The message when the database stayed busy: nothing saved, what was typed kept."""
-    return _(
-        "Too many scores are being saved right now, so this round was not saved. "
-        "What you typed is still below: wait a moment and save again."
     )
 
 

@@ -3,13 +3,18 @@
 //
 // The round form keeps what was typed, on this phone, until that round is saved: every input
 // is stored in localStorage (per game page and round number) and put back after a reload, Back
-// or a closed tab. A round sent while the network is gone waits in an outbox and goes out when
-// it is back, with the form's idempotency key, so the server saves it exactly once.
+// or a closed tab. Each draft has its own idempotency key (made here, kept with the draft: a
+// page kept offline by the service worker carries an old key, never used again). A round sent
+// while the network is gone waits in an outbox and goes out when it is back, with its draft's
+// key, so the server saves it exactly once; meanwhile the page shows the next round to type,
+// and the rounds waiting on the sheet. A typed round the server has moved past (another phone
+// saved it) is never dropped: the server's comparison page lets the scorer choose.
 // Without JavaScript (or storage) the form posts as it always did.
 (function () {
   "use strict";
   var PREFIX = "sk:draft:";
   var OUTBOX = "sk:outbox";
+  var SEEN = "sk:seen-messages"; // the page messages already shown (data-once)
   var RETRY_MS = 10000;
   var SENT = "sk:sent"; // sessionStorage: the round the outbox sent just before a reload
   // Fields the server fills for each page view: never taken from a draft.
@@ -36,6 +41,18 @@
     try { storage.setItem(key, JSON.stringify(value)); } catch (error) { /* storage full */ }
   }
 
+  // A copy of the page shown again (the service worker's, offline) must not repeat its
+  // messages ("Game on! Round 1 is ready."): each rendering's messages have a name.
+  var messages = document.querySelector(".flashes[data-once]");
+  if (messages) {
+    var seen = read(SEEN, []);
+    if (seen.indexOf(messages.dataset.once) !== -1) {
+      messages.textContent = "";
+    } else {
+      write(SEEN, seen.concat([messages.dataset.once]).slice(-30));
+    }
+  }
+
   function say(kind, round) {
     if (!statusLine) { return; }
     statusLine.textContent = (statusLine.dataset[kind] || "").replace("__N__", round);
@@ -46,6 +63,12 @@
     return form && form.elements.number ? form.elements.number.value : "";
   }
   function draftKey(round) { return PREFIX + game + ":" + round; }
+  function newKey() {
+    return "d" + Date.now().toString(36) + Math.random().toString(36).slice(2, 12);
+  }
+  function setKey(key) {
+    if (form.elements.idempotency_key) { form.elements.idempotency_key.value = key; }
+  }
 
   function pairs() {
     var list = [];
@@ -67,6 +90,15 @@
   }
   window.skRoundHasInput = hasInput;
 
+  // The same for a stored draft: its pairs beyond the key, the counting mode and the server's.
+  function typedIn(list) {
+    return (list || []).some(function (pair) {
+      var name = pair[0];
+      return !SERVER_FIELDS[name] && name !== "idempotency_key" && name.indexOf("mode_") !== 0 &&
+        String(pair[1]).trim() !== "";
+    });
+  }
+
   function restore(saved) {
     var values = {};
     saved.forEach(function (pair) {
@@ -86,18 +118,72 @@
     });
   }
 
-  // Drafts of rounds this page no longer offers (saved, or the game is over) are done with.
-  function forgetOldDrafts(current) {
+  // Send the form as it is to the server, whose answer keeps what was typed: saved, errors
+  // next to the fields, or (a round saved elsewhere meanwhile) both versions and the choice.
+  // From then on that answer holds the round, not the draft.
+  function answerFromServer() {
+    storage.removeItem(draftKey(roundNumber()));
+    HTMLFormElement.prototype.submit.call(form);
+  }
+
+  // Drafts of rounds this page no longer offers: an empty one is done with; one with typed
+  // values (another phone saved that round meanwhile) is offered for comparison, the newest.
+  function oldDrafts(current) {
+    var stale = null;
     for (var i = storage.length - 1; i >= 0; i -= 1) {
       var key = storage.key(i);
       if (key && key.indexOf(PREFIX + game + ":") === 0) {
         var round = parseInt(key.slice((PREFIX + game + ":").length), 10);
-        if (!current || round < current) { storage.removeItem(key); }
+        if (current && round >= current) { continue; }
+        var list = read(key, null);
+        if (current && typedIn(list) && (!stale || round > stale.round)) {
+          stale = { round: round, fields: list };
+        } else if (!current || !typedIn(list)) {
+          storage.removeItem(key);
+        }
       }
     }
+    return stale;
   }
 
-  // The outbox ------------------------------------------------------------------------------
+  // The outbox, and the page moving on while rounds wait in it ------------------------------
+
+  function waiting() {
+    return read(OUTBOX, []).filter(function (item) { return item.game === game; })
+      .sort(function (a, b) { return parseInt(a.round, 10) - parseInt(b.round, 10); });
+  }
+
+  // How the page shows the rounds waiting (static/js/waiting.js): fetched when there are some,
+  // not with every page (the service worker keeps it for offline use).
+  var scripts = document.currentScript ? document.currentScript.src.replace(/game\.js.*$/, "") : "/static/js/";
+  var pending = null;
+  function withView(then) {
+    if (window.skWaitingView) { then(window.skWaitingView); return; }
+    if (!pending) {
+      pending = [];
+      var script = document.createElement("script");
+      script.src = scripts + "waiting.js";
+      script.onload = function () {
+        var calls = pending;
+        pending = null;
+        calls.forEach(function (call) { call(window.skWaitingView); });
+      };
+      document.head.appendChild(script);
+    }
+    pending.push(then);
+  }
+  // The form is for round `number` (the page's heading, engine and opener follow).
+  function showRound(number) {
+    form.elements.number.value = String(number);
+    withView(function (view) { view.showRound(form, number); });
+  }
+  function showWaiting(list) {
+    if (list.length || window.skWaitingView) {
+      withView(function (view) { view.showWaiting(list); });
+    }
+  }
+  window.skShowWaiting = function () { showWaiting(waiting()); };
+  window.skWaiting = function () { return waiting().length > 0; };
 
   var flushing = false;
 
@@ -132,12 +218,13 @@
   }
 
   function refused(item) {
-    // The server would not take it as it is (another phone saved that round, or a mistake):
-    // the scorer decides, with the server's answer next to the fields.
+    // The server would not take it as it is (another phone saved that round, a mistake, or
+    // its key already sent another round): the scorer decides, with the server's answer next
+    // to the fields.
     if (form && item.game === game) {
       restore(item.fields);
       form.elements.number.value = item.round;
-      if (form.elements.idempotency_key) { form.elements.idempotency_key.value = item.key; }
+      setKey(item.key);
       say("refused", item.round);
       HTMLFormElement.prototype.submit.call(form);
     } else {
@@ -182,13 +269,12 @@
     write(OUTBOX, box);
     storage.removeItem(draftKey(round));
     say("queued", round);
-    // The form moves on to the next round, as the page will once the round is sent.
+    // The form moves on to the next round, as the page will once the round is sent, with a
+    // draft (and a key) of its own.
     form.reset();
-    form.elements.number.value = String(parseInt(round, 10) + 1);
-    if (form.elements.idempotency_key) {
-      form.elements.idempotency_key.value = "q" + Date.now().toString(36) +
-        Math.random().toString(36).slice(2, 12);
-    }
+    showRound(parseInt(round, 10) + 1);
+    setKey(newKey());
+    showWaiting(waiting());
     form.dispatchEvent(new Event("change", { bubbles: true }));
     statusLine.scrollIntoView({ block: "center" });
   }
@@ -196,11 +282,22 @@
   // Wiring ----------------------------------------------------------------------------------
 
   if (form) {
+    var list = waiting();
     var current = parseInt(roundNumber(), 10);
-    forgetOldDrafts(current);
+    // A page older than the rounds waiting (the copy kept offline): on to the next one.
+    var moved = list.length ? parseInt(list[list.length - 1].round, 10) + 1 : 0;
+    if (moved > current) {
+      current = moved;
+      showRound(current);
+    }
+    var stale = oldDrafts(current);
     var alreadyAnswered = form.querySelector("[role=alert]"); // the server kept what was typed
     var draft = read(draftKey(roundNumber()), null);
-    if (draft && !alreadyAnswered) { restore(draft); }
+    if (draft && !alreadyAnswered) {
+      restore(draft);
+    } else if (!alreadyAnswered) {
+      setKey(newKey()); // the page's own key may be a kept copy's
+    }
     var remember = function () { write(draftKey(roundNumber()), pairs()); };
     form.addEventListener("input", remember);
     form.addEventListener("change", remember);
@@ -210,6 +307,25 @@
         var out = form.querySelector('input[name="out"]:checked');
         if (out) { out.dispatchEvent(new Event("change", { bubbles: true })); }
       });
+    }
+    // "Compare": what was typed goes to the server as Save sends it, and the server's page
+    // shows the round saved elsewhere beside it, with the choice.
+    window.skCompare = function () {
+      if (stale) {
+        storage.removeItem(draftKey(stale.round));
+        restore(stale.fields);
+        form.elements.number.value = String(stale.round);
+        HTMLFormElement.prototype.submit.call(form);
+      } else {
+        answerFromServer();
+      }
+    };
+    if (stale && !alreadyAnswered) {
+      var notice = document.getElementById("game-changed");
+      if (notice) {
+        notice.querySelector("span").textContent = notice.dataset.text.replace("__N__", stale.round);
+        notice.hidden = false;
+      }
     }
     form.addEventListener("submit", function (event) {
       if (!window.fetch || !window.URLSearchParams) { return; }
@@ -230,14 +346,15 @@
           window.location.reload();
         } else {
           // Not saved (a mistake, a warning, another phone first): the server's page says why.
-          HTMLFormElement.prototype.submit.call(form);
+          answerFromServer();
         }
       }).catch(function () { queue(list); });
     });
   } else if (document.getElementById("game-current")) {
-    forgetOldDrafts(0); // the game is over, or this phone only watches
+    oldDrafts(0); // the game is over, or this phone only watches
   }
 
+  showWaiting(waiting());
   if (read(OUTBOX, []).length) { say("queued", read(OUTBOX, [])[0].round); }
   try {
     var sent = JSON.parse(window.sessionStorage.getItem(SENT));
@@ -252,8 +369,8 @@
   flush();
 })();
 
-// The game page: keeps itself current while another phone records rounds, and the Share
-// button. Polls the page's live part with If-None-Match (304 while nothing changed, paused
+// The game page: keeps itself current while another phone records rounds (the Share button
+// is app.js's: the share page has one too). Polls the page's live part with If-None-Match (304 while nothing changed, paused
 // while the tab is hidden); a round typed here is never replaced: the page says another phone
 // saved it and offers a reload instead.
 (function () {
@@ -282,6 +399,14 @@
     var fresh = holder.querySelector("#game-current");
     var mine = document.getElementById("game-current");
     if (!fresh || !mine || fresh.dataset.version === mine.dataset.version) { return; }
+    if (typeof window.skWaiting === "function" && window.skWaiting()) {
+      // Rounds of this phone's still wait in its outbox: the page is ahead of the server and
+      // stays on the round being typed; the sheet shows them after the saved ones.
+      mine.dataset.version = fresh.dataset.version;
+      swap("game-results", holder);
+      window.skShowWaiting();
+      return;
+    }
     var form = document.getElementById("round-form");
     var formRound = form && form.elements.number ? form.elements.number.value : null;
     var moved = formRound !== null &&
@@ -319,38 +444,15 @@
   }
   if (current && current.dataset.liveUrl && window.fetch) { window.setTimeout(poll, DELAY); }
 
-  // Share: the phone's own share sheet where there is one, else copy the link.
-  var button = document.getElementById("share-button");
-  var status = document.getElementById("share-status");
-  if (!button) { return; }
-  button.hidden = false;
-
-  function copied(ok) {
-    status.textContent = ok ? button.dataset.copied : button.dataset.failed;
+  // The notice's link: what was typed is compared with the round saved elsewhere, as Save
+  // would (without the script, or with nothing typed, it reloads the page).
+  var changed = document.getElementById("game-changed");
+  var compare = changed ? changed.querySelector("a") : null;
+  if (compare) {
+    compare.addEventListener("click", function (event) {
+      if (typeof window.skCompare !== "function") { return; }
+      event.preventDefault();
+      window.skCompare();
+    });
   }
-
-  function copyBySelection() {
-    var link = document.getElementById("view-link");
-    var range = document.createRange();
-    range.selectNodeContents(link);
-    var selection = window.getSelection();
-    selection.removeAllRanges();
-    selection.addRange(range);
-    var ok = false;
-    try { ok = document.execCommand("copy"); } catch (error) { ok = false; }
-    copied(ok);
-  }
-
-  button.addEventListener("click", function () {
-    var url = button.dataset.url;
-    if (navigator.share) {
-      navigator.share({ title: button.dataset.title, url: url }).catch(function () {
-        /* the sheet was closed: nothing to say */
-      });
-    } else if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(url).then(function () { copied(true); }, copyBySelection);
-    } else {
-      copyBySelection();
-    }
-  });
 })();

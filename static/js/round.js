@@ -110,7 +110,7 @@
     chosen.appendChild(element("span", "picker-prompt", end === undefined ? words.first : say(words.second, "n", end)));
     panel.appendChild(chosen);
 
-    var pad = element("div", "picker-pad");
+    var pad = element("div", top >= 10 ? "picker-pad pad-wide" : "picker-pad");
     var n;
     for (n = 0; n <= top; n += 1) {
       if (end === undefined) {
@@ -249,6 +249,19 @@
     hand.classList.toggle("is-out", !!(radio && radio.checked));
   });
   changed(null, null);
+
+  // The form emptied for the next round (game.js, after a round went to the outbox): nobody
+  // is out yet, and the pickers open again if this table counts tiles.
+  form.addEventListener("reset", function () {
+    window.setTimeout(function () {
+      Object.keys(first).forEach(function (seat) { delete first[seat]; });
+      hands.forEach(function (hand) {
+        hand.classList.remove("is-out");
+        setMode(hand, remembered() === "tiles");
+      });
+      changed(null, null);
+    }, 0);
+  });
 
   // Where the scorer looks next: a refused round's summary, or after a save the next round's
   // first field (the page opened at the form).

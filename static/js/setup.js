@@ -61,6 +61,21 @@
       input.focus();
     });
   }
+  // Enter in a name: on to the next empty name, or start the game (the form's first button is
+  // "Add a player", which Enter would otherwise press).
+  rows.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || event.target.tagName !== "INPUT" || event.isComposing) { return; }
+    event.preventDefault();
+    var inputs = Array.prototype.slice.call(rows.querySelectorAll("input"));
+    var next = inputs.slice(inputs.indexOf(event.target) + 1).filter(function (input) {
+      return input.value.trim() === "";
+    })[0];
+    if (next) {
+      next.focus();
+    } else {
+      form.requestSubmit(form.querySelector('[name="submit"]'));
+    }
+  });
   if (setSelect) { setSelect.addEventListener("change", function () { setTouched = true; }); }
   form.addEventListener("input", suggest);
   form.addEventListener("change", suggest);

@@ -4,7 +4,7 @@
 // Round writes (POST) are never touched here: static/js/game.js keeps a round sent offline.
 "use strict";
 
-var SHELL_CACHE = "sk-shell-v2";
+var SHELL_CACHE = "sk-shell-v3";
 var PAGE_CACHE = "sk-pages-v1";
 var MAX_PAGES = 12;
 var SHELL = [
@@ -12,6 +12,7 @@ var SHELL = [
   "/static/js/app.js",
   "/static/js/game.js",
   "/static/js/round.js",
+  "/static/js/waiting.js", // fetched by game.js only while rounds wait offline
   "/static/img/favicon.svg",
   "/static/img/icon-192.png",
   "/manifest.webmanifest"

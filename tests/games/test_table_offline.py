@@ -146,7 +146,7 @@ def test_a_lost_race_between_two_copies_of_one_write_is_a_repeat(app, client):
     """Both copies pass the first look-up; the second loses the race and answers as a repeat."""
     from scorekeeper import core
     from scorekeeper.services import games as game_service
-    from scorekeeper.services.games import writes
+    from scorekeeper.services.games import mapping, writes
 
     game_id = start_game(client)
     entry = core.RoundEntry(
@@ -161,9 +161,9 @@ def test_a_lost_race_between_two_copies_of_one_write_is_a_repeat(app, client):
         real = writes.repeat_of
         calls = []
 
-        def first_miss(game, key):
+        def first_miss(game, key, digest=None):
             calls.append(key)
-            return None if len(calls) == 1 else real(game, key)
+            return None if len(calls) == 1 else real(game, key, digest)
 
         writes.repeat_of = first_miss
         try:
@@ -175,6 +175,7 @@ def test_a_lost_race_between_two_copies_of_one_write_is_a_repeat(app, client):
                 device=None,
                 expected_version=None,
                 key="same-write-key",
+                digest=mapping.entry_digest(entry),
             )
             db.session.remove()
             game = load_game(game_id)
@@ -224,7 +225,7 @@ def test_the_game_page_offers_a_share_button_beside_the_link_and_the_qr_code(cli
     assert 'class="qr"' in page
 
 
-def test_the_share_page_has_a_link_preview_without_the_token(client):
+def test_the_share_page_has_a_link_preview_naming_only_its_own_link(client):
     game_id = start_game(client)
     client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 12, 2: 3, 3: 8}, out=0))
     path = share_path(client, game_id)
@@ -234,7 +235,12 @@ def test_the_share_page_has_a_link_preview_without_the_token(client):
     assert description == "After 1 round: 1. Ana 0, 2. Cy 3, 3. Di 8, 4. Ben 12"
     head = page.split("</head>")[0]
     token = path.rsplit("/", 1)[1]
-    assert token not in head
+    # The read-only link is named once, as og:url; the edit link never.
+    assert f'<meta property="og:url" content="http://localhost/s/{token}">' in head
+    assert head.count(token) == 1
+    assert "/e/" not in page
+    # A viewer can pass the link on: the same Share button as the scorer's.
+    assert 'id="share-button"' in page and f'data-url="http://localhost/s/{token}"' in page
     # Nothing in the preview comes from another site.
     assert not re.search(r'(content|src|href)="https?://(?!localhost)', head)
 

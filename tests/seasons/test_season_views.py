@@ -185,7 +185,7 @@ def test_the_season_page_shows_standings_explanation_attendance_and_games(app, c
     assert "players sharing a place split the points of the places they share" in words
     assert "Computed from 3 finished games, played on 2 club nights." in words
     assert "Guests (players not on the club's roster) are left out of the standings" in words
-    assert "1 seat was a guest's." in words
+    assert "Guests took 1 seat." in words
     assert "1 game of the season is not counted" in words
     assert "Attendance" in words and re.search(r"Di 2 4", words)
     assert "4 games" in words and "Gus" in words  # the games list names guests
@@ -345,3 +345,15 @@ def test_a_rename_a_merge_or_a_moved_game_draws_a_new_chart(app, client, world):
     # Without game 3: Ben 2 + 3 = 5 points.
     assert b"Benedict (5)" in seen[-1]
     assert len(set(seen)) == 3
+
+
+def test_delete_the_season_comes_after_the_standings_and_the_games(app, client, world):
+    season_id, _ids, _games = hand_worked_season(app, world.club)
+    page = unescape(
+        as_(client, app, world, "owner")
+        .get(f"/clubs/{world.club}/seasons/{season_id}")
+        .get_data(as_text=True)
+    )
+    delete = page.index(">Delete the season<")
+    assert page.index('id="standings-heading"') < delete
+    assert page.index('id="games-heading"') < delete

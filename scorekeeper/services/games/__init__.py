@@ -37,6 +37,7 @@ from scorekeeper.services.games.unit import Busy
 from scorekeeper.services.games.versions import StaleGame
 from scorekeeper.services.games.writes import (
     GameOver,
+    KeyReused,
     SaveOutcome,
     add_game,
     create_game,
@@ -58,6 +59,7 @@ __all__ = [
     "DeviceGameLine",
     "GameOver",
     "GameRef",
+    "KeyReused",
     "SaveOutcome",
     "Snapshot",
     "StaleGame",

@@ -7,12 +7,37 @@ functions, so what it stores is what the services store.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import replace
 from typing import Any
 
 from scorekeeper import core
 from scorekeeper.models import Hand, Penalty, Round
+
+
+def entry_digest(entry: core.RoundEntry) -> str:
+    """A round as typed, named by 64 hex digits: the same hands, went-out, blocked and
+    penalties give the same digest (what binds a write's key to its round)."""
+
+    def text(value: object) -> str:
+        return "" if value is None else str(value).strip()
+
+    out = entry.out
+    shape = {
+        "hands": {
+            player: [text(hand.pips), sorted(hand.tiles) if hand.tiles is not None else None]
+            for player, hand in sorted(entry.hands.items())
+        },
+        "out": sorted(out) if isinstance(out, (list, tuple)) else text(out),
+        "blocked": bool(entry.blocked),
+        "penalties": sorted(
+            [p.player, p.kind, text(p.points), p.reason.strip()] for p in entry.penalties
+        ),
+    }
+    encoded = json.dumps(shape, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
 
 
 def rules_of(game: Any) -> core.GameRules:

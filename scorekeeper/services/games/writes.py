@@ -36,6 +36,15 @@ class GameOver(Exception):
     """A round was recorded after the game ended."""
 
 
+class KeyReused(Exception):
+    """A write's key was already used for another round (`number`): nothing was saved, and the
+    round sent is not a repeat of it (the client must keep it and make a new key)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
 @dataclass
 class SaveOutcome:
     """What happened to a round that was sent: saved, or why not (errors, unconfirmed warnings)."""
@@ -190,10 +199,12 @@ def record_round(
     phone recorded it first, StaleGame is raised and nothing is saved.
 
     `key`: the client's own name for this write (a queued offline round, an API retry). A
-    write whose key this game already stored saves nothing and answers as the first did
-    (`repeated`), even when both copies arrive at once."""
+    write whose key this game already stored with the same round saves nothing and answers as
+    the first did (`repeated`), even when both copies arrive at once; with another round it
+    raises KeyReused (nothing saved)."""
+    digest = mapping.entry_digest(entry) if key else None
     if key:
-        first = repeat_of(game, key)
+        first = repeat_of(game, key, digest)
         if first is not None:
             return first
     try:
@@ -205,22 +216,26 @@ def record_round(
             device=device,
             expected_version=expected_version,
             key=key,
+            digest=digest,
         )
     except (StaleGame, IntegrityError):
         # Lost a race: to the same write sent twice (then it is a repeat) or to another phone.
         # Read what won afresh; else unit_of_work answers StaleGame, nothing saved.
         db.session.rollback()
-        first = repeat_of(game, key) if key else None
+        first = repeat_of(game, key, digest) if key else None
         if first is None:
             raise
         return first
 
 
-def repeat_of(game: Game, key: str) -> SaveOutcome | None:
-    """The first answer to a round write with this key, if the game has one."""
+def repeat_of(game: Game, key: str, digest: str | None = None) -> SaveOutcome | None:
+    """The first answer to a round write with this key, if the game has one; KeyReused if that
+    write sent another round than the one named by `digest`."""
     write = db.session.get(RoundWrite, (game.id, key))
     if write is None:
         return None
+    if digest is not None and write.body_digest not in (None, digest):
+        raise KeyReused(write.round_number)
     db.session.refresh(game)
     snapshot = snapshot_of(game)
     result = snapshot.result(write.round_number)
@@ -241,6 +256,7 @@ def _record_round(
     device: str | None,
     expected_version: int | None,
     key: str | None,
+    digest: str | None,
 ) -> SaveOutcome:
     snapshot = current(game, expected_version)
     next_number = snapshot.state.rounds_played + 1
@@ -260,7 +276,9 @@ def _record_round(
     mapping.store_result(row, check.result, snapshot.seat_of)
     db.session.add(row)
     if key:
-        db.session.add(RoundWrite(game_id=game.id, key=key, round_number=next_number))
+        db.session.add(
+            RoundWrite(game_id=game.id, key=key, round_number=next_number, body_digest=digest)
+        )
     changes = [
         Change(
             game_id=game.id,
