@@ -433,17 +433,17 @@ def set_warning(setup: GameSetup) -> Problem | None:
     return Problem(
         "set_too_small",
         N_(
-            "A double-%(set)s set deals %(players)s players at most %(dealt)s tiles each: "
-            "the rules suggest a double-%(suggested)s set for %(players)s players "
-            "(%(hand)s tiles each)."
+            "A double-%(set)s set is too small for %(players)s players: its %(tiles)s tiles "
+            "cannot deal %(hand)s each. The rules suggest a double-%(suggested)s set for "
+            "%(players)s players."
         ),
         {
             "set": setup.rules.set_size,
             "players": players,
-            "dealt": dealt,
+            "tiles": tile_count(setup.rules.set_size),
             "suggested": best.set_size,
             "hand": best.hand_size,
         },
-        field="set_size",
+        field="set",
         severity="warning",
     )

@@ -75,6 +75,8 @@ def new() -> ResponseReturnValue:
     # The draw game has hands, not rounds: its page says "Hand 1".
     draw = game.game_type == "draw"
     flash(_("Game on! Hand 1 is ready.") if draw else _("Game on! Round 1 is ready."), "success")
+    if warning := core.set_warning(snapshot_of(game).setup):  # a set too small for the table
+        flash(problem_text(warning), "warning")
     return redirect(url_for("games.detail", game_id=game.id))
 
 

@@ -206,8 +206,8 @@ def test_house_rules_sent_with_a_draw_game_are_refused_like_teams():
 @pytest.mark.parametrize(
     ("players", "set_size", "warned"),
     [
-        (14, 6, (6, 14, 1, 18, 11)),
-        (8, 9, (9, 8, 6, 12, 10)),
+        (14, 6, (6, 14, 28, 18, 11)),
+        (8, 9, (9, 8, 55, 12, 10)),
         (4, 9, None),  # 54 tiles deal 13 each: the recommended 12 fit
         (14, 18, None),
         (3, 6, None),  # 27 tiles deal 9 each: the recommended 8 fit
@@ -222,11 +222,12 @@ def test_a_set_too_small_for_the_table_is_warned_about_with_seed_002s_set(
         assert problem is None
         return
     assert problem.severity == "warning"
-    figures = tuple(problem.params[k] for k in ("set", "players", "dealt", "suggested", "hand"))
+    figures = tuple(problem.params[k] for k in ("set", "players", "tiles", "suggested", "hand"))
     assert figures == warned
     assert problem.message == (
-        f"A double-{warned[0]} set deals {warned[1]} players at most {warned[2]} tiles each: the "
-        f"rules suggest a double-{warned[3]} set for {warned[1]} players ({warned[4]} tiles each)."
+        f"A double-{warned[0]} set is too small for {warned[1]} players: its {warned[2]} tiles "
+        f"cannot deal {warned[4]} each. The rules suggest a double-{warned[3]} set for "
+        f"{warned[1]} players."
     )
 
 

@@ -36,11 +36,13 @@ def come_back_problem(snapshot: Snapshot, name: str) -> core.Problem | None:
 
 
 @unit_of_work
-def leave(game: Game, name: str, *, device: str | None = None) -> int:
+def leave(
+    game: Game, name: str, *, device: str | None = None, expected_version: int | None = None
+) -> int:
     """Mark `name` as gone after the last round played; returns that round's number.
 
     Raises core.RuleError (leave_problem) or StaleGame if the game changed meanwhile."""
-    snapshot = current(game)
+    snapshot = current(game, expected_version)
     problem = leave_problem(snapshot, name)
     if problem is not None:
         raise core.RuleError(problem)
@@ -54,11 +56,13 @@ def leave(game: Game, name: str, *, device: str | None = None) -> int:
 
 
 @unit_of_work
-def come_back(game: Game, name: str, *, device: str | None = None) -> int:
+def come_back(
+    game: Game, name: str, *, device: str | None = None, expected_version: int | None = None
+) -> int:
     """Seat `name` again from the next round; returns that round's number.
 
     Raises core.RuleError (come_back_problem) or StaleGame if the game changed meanwhile."""
-    snapshot = current(game)
+    snapshot = current(game, expected_version)
     problem = come_back_problem(snapshot, name)
     if problem is not None:
         raise core.RuleError(problem)

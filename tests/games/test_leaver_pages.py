@@ -88,3 +88,24 @@ def test_the_draw_games_first_hand_names_no_seat(client):
     assert "Ana opens" not in text
     client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 20, 2: 15}, 0))
     assert "Ben opens" in text_of(client.get(f"/games/{game_id}").get_data(as_text=True))
+
+
+def test_a_set_too_small_for_the_table_is_started_with_a_warning(client):
+    players = [f"Player {n}" for n in range(14)]
+    game_id = start_game(client, players, set_size="6")
+    text = text_of(client.get(f"/games/{game_id}").get_data(as_text=True))
+    assert (
+        "A double-6 set is too small for 14 players: its 28 tiles cannot deal 11 each. "
+        "The rules suggest a double-18 set for 14 players." in text
+    )
+    game_id = start_game(client, players[:4])
+    assert "the rules suggest" not in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_house_rules_with_a_draw_game_are_refused_on_the_form(client):
+    from tests.games.test_views import setup_data
+
+    data = setup_data(THREE, game_type="draw", strategic_error="y")
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 422
+    assert "The draw game has no house-rule penalties" in text_of(response.get_data(as_text=True))
