@@ -84,7 +84,7 @@ def test_with_one_player_left_the_game_can_only_be_ended(client):
 def test_the_draw_games_first_hand_names_no_seat(client):
     game_id = start_game(client, THREE, game_type="draw")
     text = text_of(client.get(f"/games/{game_id}").get_data(as_text=True))
-    assert "The player holding the highest double opens" in text
+    assert "The player holding the highest double opens." in text
     assert "Ana opens" not in text
     client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 20, 2: 15}, 0))
     assert "Ben opens" in text_of(client.get(f"/games/{game_id}").get_data(as_text=True))
