@@ -133,3 +133,18 @@ def test_a_draw_game_leaver_is_ranked_last_and_cannot_come_back(app):
             ("B", 4, 1),
             ("C", 0, 2),
         ]
+
+
+def test_a_late_arrivals_average_leaves_out_a_leavers_missed_round(app):
+    """A leaver's missed round copies the round's highest: counting it in a late arrival's
+    average would weigh that score twice."""
+    with app.app_context():
+        game = game_service.create_game(["A", "B", "C"], core.GameRules())
+        game_service.record_round(game, _round("A", B=20, C=15))
+        game_service.leave(load_game(game.id), "C")
+        game_service.record_round(load_game(game.id), _round("A", B=12))
+        game_service.join_late(load_game(game.id), "D", core.LateRule.AVERAGE)
+        snapshot = game_service.snapshot_of(load_game(game.id))
+        # Round 1: (0 + 20 + 15) / 3 = 11.67 -> 12; round 2: (0 + 12) / 2 = 6, not 8.
+        assert [r.score("D") for r in snapshot.results] == [12, 6]
+        assert [r.hand("C").away for r in snapshot.results] == [False, True]
