@@ -233,3 +233,46 @@ def test_a_set_too_small_for_the_table_is_warned_about_with_seed_002s_set(
 
 def test_no_set_warning_for_the_draw_game():
     assert set_warning(draw_game()) is None
+
+
+@pytest.mark.parametrize(
+    ("problem", "message"),
+    [
+        (
+            leave_problem(new_game(["A", "B", "C"]), "Zed", 1),
+            "Zed is not playing in this game.",
+        ),
+        (
+            leave_problem(new_game(["A", "B", "C", "D"], teams=[("A", "C"), ("B", "D")]), "A", 1),
+            "A player cannot leave a partnership game: the teams are set. End the game instead.",
+        ),
+        (
+            leave_problem(leave(new_game(["A", "B", "C"]), "A", 1), "A", 2),
+            "A has already left the game.",
+        ),
+        (
+            leave_problem(new_game(["A", "B", "C"]), "B", 0),
+            "No round has been played yet: start a new game without B instead.",
+        ),
+        (come_back_problem(new_game(["A", "B"]), "B"), "B has not left the game."),
+        (
+            come_back_problem(leave(draw_game(), "C", 2), "C"),
+            "C left a draw game: a player who leaves it is out for good.",
+        ),
+    ],
+)
+def test_what_a_refused_leave_or_return_says(problem, message):
+    assert problem.message == message
+
+
+def test_a_late_arrivals_missed_round_does_not_set_a_leavers_score():
+    """The highest of the round is the highest of those who played it: a late arrival's
+    missed round (scored by the club's rule) is not one of them."""
+    from scorekeeper.core import missed_score
+
+    game = new_game(["A", "B", "C"])
+    result = play(game, 1, {"B": 5, "C": 7}, out="A")
+    late = replace(result.hands[2], score=40, missed=True)
+    result = replace(result, hands=(*result.hands[:2], late))
+    assert missed_score(result, draw=False) == 5
+    assert missed_score(result, draw=True) == 0
