@@ -293,7 +293,9 @@ def conflict_view(conflict: Conflict, entry: core.RoundEntry) -> ConflictView:
     for saved in conflict.saved.hands:
         yours = mine.hand(saved.player) if mine and saved.player in mine.scores else None
         typed = _typed(entry, saved.player)
-        if yours is None:
+        if saved.missed:  # away or not yet joined: nothing typed for them on either phone
+            differs = False
+        elif yours is None:
             differs = typed != ("" if saved.went_out else str(saved.pips))
         else:
             differs = (saved.went_out, saved.pips, saved.penalty, saved.score) != (

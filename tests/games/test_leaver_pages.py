@@ -109,3 +109,19 @@ def test_house_rules_with_a_draw_game_are_refused_on_the_form(client):
     response = client.post("/games/new", data=data)
     assert response.status_code == 422
     assert "The draw game has no house-rule penalties" in text_of(response.get_data(as_text=True))
+
+
+def test_a_conflict_over_a_round_a_player_missed_marks_only_what_differs(app, client):
+    from tests.games.test_views import ConflictPage, second_scorer
+
+    game_id = start_game(client, THREE)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 20, 2: 15}, 0))
+    client.post(f"/games/{game_id}/leave", data={"player": "Cy"})
+    second = second_scorer(app, client, game_id)
+    assert (
+        client.post(f"/games/{game_id}/rounds", data=round_data(2, {1: 12}, 0)).status_code == 302
+    )
+    response = second.post(f"/games/{game_id}/rounds", data=round_data(2, {1: 13}, 0))
+    assert response.status_code == 409
+    page = ConflictPage(response.get_data(as_text=True))
+    assert page.differs == ["Ben"]
