@@ -218,7 +218,8 @@ class RoundEntry(Body):
     scores: dict[Name, Pips | None] = Field(
         default_factory=dict,
         max_length=PLAYERS_MAX,
-        description="Pips left in each hand; the player who went out may be left out.",
+        description="Pips left in each hand; the player who went out may be left out, and a "
+        "player who left the game is not read (their score follows from the others').",
         json_schema_extra=_keys_are_names,
     )
     hands: dict[Name, Annotated[list[Tile], Field(max_length=TILES_MAX)]] = Field(
