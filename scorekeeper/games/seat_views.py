@@ -43,4 +43,4 @@ def _seat_change(game_id: int, change: Callable[..., int], *, left: bool) -> Res
             flash(_("%(name)s left after round %(n)s.", name=name, n=number), "success")
         else:
             flash(_("%(name)s is back from round %(n)s.", name=name, n=number), "success")
-    return redirect(url_for("games.detail", game_id=game_id, _anchor="actions-heading"))
+    return redirect(url_for("games.detail", game_id=game_id, _anchor="record"))
