@@ -125,3 +125,14 @@ def test_a_conflict_over_a_round_a_player_missed_marks_only_what_differs(app, cl
     assert response.status_code == 409
     page = ConflictPage(response.get_data(as_text=True))
     assert page.differs == ["Ben"]
+
+
+def test_only_a_scorer_marks_a_player_as_left(app, client):
+    game_id = start_game(client, THREE)
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 20, 2: 15}, 0))
+    stranger = app.test_client()
+    for action in ("leave", "back"):
+        response = stranger.post(f"/games/{game_id}/{action}", data={"player": "Cy"})
+        assert response.status_code in (403, 404)
+    text = text_of(client.get(f"/games/{game_id}").get_data(as_text=True))
+    assert "left after round" not in text
