@@ -152,6 +152,9 @@ class Player(Model):
     )
     # A late arrival joins at this round; the rounds before are scored by the club's late rule.
     joined_round: Mapped[int] = mapped_column(default=1)
+    # A player who left: the last round they played (None while at the table). The rounds they
+    # miss take the round's highest score (RULES.md section 11); coming back clears it.
+    left_after: Mapped[int | None]
     # Final figures, written by the services from the core when the game finishes (None
     # before): what season standings and player pages sum in SQL.
     place: Mapped[int | None]
@@ -223,6 +226,8 @@ class Hand(Model):
     went_out: Mapped[bool] = mapped_column(default=False)
     # True for a round a late arrival missed: scored by the club's rule, shown as such.
     late: Mapped[bool] = mapped_column(default=False)
+    # True for a round missed after leaving the game: scored the round's highest (RULES.md 11).
+    away: Mapped[bool] = mapped_column(default=False)
 
     round: Mapped[Round] = relationship(back_populates="hands")
 

@@ -84,12 +84,14 @@ GameType = Literal["mexican_train", "draw"]
 BlankScoring = Literal["face", "blank_25", "double_blank_25", "double_blank_50"]
 OrderName = Literal["descending", "ascending"]
 PenaltyKind = Literal["open_train", "strategic_error", "adjustment"]
-DecidedBy = Literal["total", "zero_rounds", "lowest_nonzero", "shared"]
-# The core's own lists, as JSON Schema enums (built at run time: to mypy, whole numbers).
+# The core's own lists, as JSON Schema enums (built at run time: to mypy, words and whole
+# numbers).
 if TYPE_CHECKING:
+    DecidedBy = str
     SetSize = int
     Target = int
 else:
+    DecidedBy = Literal.__getitem__(tuple(rule.value for rule in core.DecidedBy))
     SetSize = Annotated[Literal.__getitem__(tuple(sorted(core.SUPPORTED_SETS))), Whole]
     Target = Annotated[Literal.__getitem__(tuple(core.DRAW_TARGETS)), Whole]
 
@@ -249,7 +251,8 @@ class RoundEntry(Body):
     scores: dict[Name, Pips | None] = Field(
         default_factory=dict,
         max_length=PLAYERS_MAX,
-        description="Pips left in each hand; the player who went out may be left out.",
+        description="Pips left in each hand; the player who went out may be left out, and a "
+        "player who left the game is not read (their score follows from the others').",
         json_schema_extra=_keys_are_names,
     )
     hands: dict[Name, Annotated[list[Tile], Field(max_length=TILES_MAX)]] = Field(
@@ -269,6 +272,14 @@ class RoundEntry(Body):
             core.PenaltyEntry(p.player, p.kind, p.points, p.reason) for p in self.penalties
         )
         return core.RoundEntry(hands, self.out, self.blocked, penalties)
+
+
+class SeatChange(Body):
+    """POST .../leave or .../back: the player who leaves the table, or comes back to it."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"player": "Cy"}]})
+
+    player: Name
 
 
 # --- answers -------------------------------------------------------------------------------
@@ -318,6 +329,12 @@ class CreatedGame(Answer):
         description="Club games only: members open the game with their personal tokens.",
         exclude_if=lambda value: value is None,  # a quick game's answer has no club_id key
     )
+    warnings: list[Problem] = Field(
+        default_factory=list,
+        description="Saved all the same, but worth a look: a set too small for the players "
+        "(code set_too_small) names the set the rules suggest for that many.",
+        exclude_if=lambda value: not value,  # no key when there is nothing to say
+    )
 
 
 class Penalty(Answer):
@@ -338,6 +355,12 @@ class Hand(Answer):
     score: int = Field(description="The round score, penalties included.")
     went_out: bool
     tiles: list[str] | None
+    away: bool = Field(
+        False,
+        description="A round the player missed after leaving the game: scored the round's "
+        "highest score (none in the draw game), no part in the tie-breaks. Sent only when true.",
+        exclude_if=lambda value: not value,
+    )
 
 
 class Round(Answer):
@@ -372,6 +395,13 @@ class Standing(Answer):
     total: int
     zero_rounds: int
     decided_by: DecidedBy
+    left_after: int | None = Field(
+        None,
+        description="A player who left the game and has not come back: the last round they "
+        "played (draw game: ranked after everyone who stayed, decided_by left). Sent only "
+        "for such a player.",
+        exclude_if=lambda value: value is None,
+    )
 
 
 HouseRulesChosen = create_model(
@@ -413,7 +443,14 @@ class Game(Answer):
     finished: bool
     next_round: int | None
     next_engine: int | None
-    next_opener: str | None
+    next_opener: str | None = Field(
+        description="Who opens the next round. Null when the game is over, and for the draw "
+        "game's first hand: the player holding the highest double opens it."
+    )
+    can_play: bool = Field(
+        True,
+        description="False when all but one player have left: the game can only be ended.",
+    )
     winner: str | None = Field(description="Once the game is over, if first place is not shared.")
     winners: list[str]
 

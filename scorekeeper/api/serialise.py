@@ -43,6 +43,7 @@ def round_(number: int, result: core.RoundResult) -> schemas.Round:
             score=hand.score,
             went_out=hand.went_out,
             tiles=None if hand.tiles is None else [str(tile) for tile in hand.tiles],
+            away=hand.away,
         )
         for hand in result.hands
     ]
@@ -67,6 +68,7 @@ def standing(line: core.Standing) -> schemas.Standing:
         total=line.total,
         zero_rounds=line.zero_rounds,
         decided_by=line.decided_by.value,
+        left_after=line.left_after,
     )
 
 
@@ -108,12 +110,18 @@ def game(found: Game) -> schemas.Game:
         next_round=state.next_round,
         next_engine=state.next_engine,
         next_opener=state.next_opener,
+        can_play=state.can_play,
         winner=state.winners[0] if len(state.winners) == 1 else None,
         winners=list(state.winners),
     )
 
 
-def created(found: Game, edit_url: str | None, view_url: str | None) -> schemas.CreatedGame:
+def created(
+    found: Game,
+    edit_url: str | None,
+    view_url: str | None,
+    warnings: Iterable[schemas.Problem] = (),
+) -> schemas.CreatedGame:
     """The answer to POST /games: the game's id, its two tokens and links, and its engines.
 
     A club game is opened with members' personal tokens, never with game tokens: those are null,
@@ -127,6 +135,7 @@ def created(found: Game, edit_url: str | None, view_url: str | None) -> schemas.
         edit_url=None if club_game else edit_url,
         view_url=None if club_game else view_url,
         club_id=found.club_id,
+        warnings=list(warnings),
     )
 
 

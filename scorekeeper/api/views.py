@@ -358,10 +358,12 @@ def create_game() -> Response:
         )
     except core.RuleError as error:
         raise ApiError(422, serialise.errors(_problems(error.problems))) from None
+    warning = core.set_warning(game_service.snapshot_of(game).setup)
     body = serialise.created(
         game,
         url_for("games.claim", token=game.edit_token, _external=True),
         url_for("games.share", token=game.view_token, _external=True),
+        _problems([warning] if warning else []),
     )
     location = url_for("api.game", game_id=game.id, _external=True)
     return _with_game(body, game, 201, {"Location": location})

@@ -5,13 +5,23 @@ rule. See RULES.md for the spec each function implements.
 """
 
 from .engines import engine_of, engines, opener
-from .game import GameState, game_state, missed_rounds, round_scores, team_scores
+from .game import GameState, game_state, missed_rounds, round_scores, seat_opener, team_scores
 from .house import (
     HOUSE_RULES,
     HouseRule,
     house_problems,
     house_rule_values,
     house_rules_from,
+)
+from .leavers import (
+    check_round,
+    come_back,
+    come_back_problem,
+    leave,
+    leave_problem,
+    missed_hand,
+    missed_score,
+    with_missed,
 )
 from .problems import N_, Problem, RuleError
 from .rounding import round_half_up
@@ -24,7 +34,6 @@ from .rounds import (
     RoundCheck,
     RoundEntry,
     RoundResult,
-    check_round,
     draw_hand_scores,
     draw_next_opener,
     parse_points,
@@ -56,6 +65,7 @@ from .setup import (
     hand_size_choices,
     new_game,
     recommend,
+    set_warning,
 )
 from .standings import (
     DecidedBy,
@@ -125,6 +135,15 @@ __all__ = [
     "Tile",
     "best_tiles_value",
     "check_round",
+    "come_back",
+    "come_back_problem",
+    "leave",
+    "leave_problem",
+    "missed_hand",
+    "missed_score",
+    "seat_opener",
+    "set_warning",
+    "with_missed",
     "clean_name",
     "double",
     "draw_hand_scores",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .engines import engines, opener
+from .engines import engines
 from .rounds import RoundResult, draw_next_opener, team_round_score
 from .setup import GameSetup
 from .standings import Standing, standings, winners
@@ -24,6 +24,8 @@ class GameState:
     team_standings: tuple[Standing, ...]
     winners: tuple[str, ...]
     engines: tuple[int, ...]
+    # False when all but one player have left: the game can only be ended (RULES.md 11).
+    can_play: bool = True
 
 
 def round_scores(game: GameSetup, results: Sequence[RoundResult]) -> dict[str, list[int]]:
@@ -32,7 +34,8 @@ def round_scores(game: GameSetup, results: Sequence[RoundResult]) -> dict[str, l
 
 
 def missed_rounds(game: GameSetup, results: Sequence[RoundResult]) -> dict[str, set[int]]:
-    """Each late arrival's missed rounds, as indexes into `results` (RULES.md section 10)."""
+    """Each player's missed rounds (late arrival or leaver), as indexes into `results`
+    (RULES.md sections 10 and 11)."""
     missed: dict[str, set[int]] = {}
     for index, result in enumerate(results):
         for hand in result.hands:
@@ -59,17 +62,20 @@ def game_state(
         round_scores(game, results),
         higher_wins=game.is_draw,
         missed=missed_rounds(game, results),
+        left_after=dict(game.left_after),
     )
     team_lines = standings(team_scores(game, results)) if game.teams else []
+    present = game.present
+    next_opener: str | None
     if game.is_draw:
         reached = [line for line in player_lines if line.total >= game.rules.target]
         finished = ended_early or bool(reached)
-        next_opener: str | None = draw_next_opener(game.players, results[-1] if results else None)
+        next_opener: str | None = draw_next_opener(present, results[-1] if results else None)
         next_engine = None
     else:
         finished = ended_early or played >= len(schedule)
         next_engine = None if finished else schedule[played]
-        next_opener = None if finished else opener(game.players, played + 1)
+        next_opener = None if finished else seat_opener(game.players, played + 1, game.away)
     if not (finished and played):
         top: tuple[str, ...] = ()  # nobody wins a game that ended before its first round
     elif team_lines and not game.is_draw:
@@ -86,4 +92,13 @@ def game_state(
         team_standings=tuple(team_lines),
         winners=top,
         engines=tuple(schedule),
+        can_play=len(present) >= 2,
     )
+
+
+def seat_opener(players: Sequence[str], round_number: int, away: frozenset[str]) -> str:
+    """Who opens a Mexican Train round: the seats take turns clockwise (Galt 1994); a player
+    who has left is passed over, to the next seat still at the table."""
+    start = (round_number - 1) % len(players)
+    turn = [players[(start + step) % len(players)] for step in range(len(players))]
+    return next((name for name in turn if name not in away), turn[0])

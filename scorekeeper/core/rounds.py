@@ -75,8 +75,9 @@ class Penalty:
 class HandResult:
     """One player's line of the round: pips in hand, penalties, and the round score.
 
-    `missed`: a late arrival's round, scored by the club's rule (RULES.md section 10): it never
-    counts as a zero round."""
+    `missed`: a round the player did not play: a late arrival's, scored by the club's rule
+    (RULES.md section 10), or, with `away`, one after they left (section 11, the round's highest
+    score). It takes no part in either tie-breaker."""
 
     player: str
     pips: int
@@ -85,6 +86,7 @@ class HandResult:
     went_out: bool
     tiles: tuple[Tile, ...] | None = None
     missed: bool = False
+    away: bool = False
 
 
 @dataclass(frozen=True)
@@ -571,12 +573,18 @@ def draw_hand_scores(counts: Mapping[str, int], out: str | None) -> dict[str, in
     return scores
 
 
-def draw_next_opener(players: Sequence[str], last: RoundResult | None) -> str:
-    """Draw game: the loser of the last hand (highest count) opens next; first seat breaks ties."""
+def draw_next_opener(players: Sequence[str], last: RoundResult | None) -> str | None:
+    """Draw game: the loser of the last hand (highest count) opens next; first seat breaks ties.
+
+    None for the first hand: the holder of the highest double opens it (RULES.md section 9),
+    which only the table knows. Players who left hold no hand and never open."""
     if last is None:
-        return players[0]
-    highest = max(hand.pips for hand in last.hands)
-    return next(hand.player for hand in last.hands if hand.pips == highest)
+        return None
+    held = [hand for hand in last.hands if not hand.missed and hand.player in players]
+    if not held:
+        return None
+    highest = max(hand.pips for hand in held)
+    return next(hand.player for hand in held if hand.pips == highest)
 
 
 def team_round_score(result: RoundResult, team: Sequence[str]) -> int:

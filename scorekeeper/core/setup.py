@@ -112,10 +112,24 @@ class GameSetup:
     players: tuple[str, ...]
     rules: GameRules
     teams: tuple[tuple[str, str], ...] = ()
+    # The players who have left and not come back, each with the last round they played
+    # (RULES.md section 11): the next rounds are scored without them.
+    left_after: tuple[tuple[str, int], ...] = ()
 
     @property
     def is_draw(self) -> bool:
         return self.rules.game_type == GameType.DRAW
+
+    @property
+    def away(self) -> frozenset[str]:
+        """The players who have left the game (and not come back)."""
+        return frozenset(name for name, _ in self.left_after)
+
+    @property
+    def present(self) -> tuple[str, ...]:
+        """The players still at the table, in seating order."""
+        away = self.away
+        return tuple(name for name in self.players if name not in away)
 
     def team_name(self, team: tuple[str, str]) -> str:
         """A team's display name: both partners' names."""
@@ -375,8 +389,47 @@ def new_game(
             Problem("teams_draw", N_("The draw game is played without teams."), field="teams")
         )
         teams = ()
+    if rules.game_type == GameType.DRAW and rules.house_rules != HouseRules():
+        problems.append(
+            Problem(
+                "house_rules_draw",
+                N_("The draw game has no house-rule penalties: turn them off."),
+                field="house_rules",
+            )
+        )
     team_problems, resolved_teams = _check_teams(teams, names) if not problems else ([], ())
     problems += team_problems
     if problems:
         raise RuleError(problems)
     return GameSetup(tuple(names), resolved, resolved_teams)
+
+
+def set_warning(setup: GameSetup) -> Problem | None:
+    """A warning when the set is too small to deal this table the recommended hand (RULES.md
+    section 7, Hindi seed): 14 players on a double-6 set get 1 tile each. It names the set the
+    seed's table gives for that many players. None when the set is big enough, or in the draw
+    game (its set is fixed)."""
+    if setup.is_draw:
+        return None
+    players = len(setup.players)
+    best = recommend(players)
+    dealt = (tile_count(setup.rules.set_size) - 1) // max(players, 1)
+    if dealt >= best.hand_size or setup.rules.set_size >= best.set_size:
+        return None
+    return Problem(
+        "set_too_small",
+        N_(
+            "A double-%(set)s set is too small for %(players)s players: its %(tiles)s tiles "
+            "cannot deal %(hand)s each. The rules suggest a double-%(suggested)s set for "
+            "%(players)s players."
+        ),
+        {
+            "set": setup.rules.set_size,
+            "players": players,
+            "tiles": tile_count(setup.rules.set_size),
+            "suggested": best.set_size,
+            "hand": best.hand_size,
+        },
+        field="set",
+        severity="warning",
+    )

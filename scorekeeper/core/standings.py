@@ -15,6 +15,8 @@ class DecidedBy(StrEnum):
     ZERO_ROUNDS = "zero_rounds"
     LOWEST_NONZERO = "lowest_nonzero"
     SHARED = "shared"
+    # Draw game: a player who left is ranked after those who stayed (RULES.md section 11).
+    LEFT = "left"
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,8 @@ class Standing:
     lowest_nonzero: int | None
     decided_by: DecidedBy
     rounds: tuple[int, ...]
+    # The last round played by a player who left and has not come back (RULES.md 11).
+    left_after: int | None = None
 
 
 def total(rounds: Sequence[int]) -> int:
@@ -42,14 +46,19 @@ def running_totals(rounds: Sequence[int]) -> list[int]:
 
 
 def zero_rounds(rounds: Sequence[int], missed: Collection[int] = ()) -> int:
-    """How many rounds scored 0: the first tie-breaker. `missed`: the indexes of rounds a late
-    arrival missed, which never count, whatever they scored (RULES.md section 10)."""
+    """How many rounds the player played and scored 0: the first tie-breaker. `missed`: the
+    indexes of rounds the player did not play (a late arrival's, a leaver's), which never count,
+    whatever they scored (RULES.md sections 5, 10 and 11)."""
     return sum(1 for index, score in enumerate(rounds) if score == 0 and index not in missed)
 
 
-def lowest_nonzero(rounds: Sequence[int]) -> int | None:
-    """The smallest round score other than 0: the second tie-breaker (None if every round was 0)."""
-    return min((score for score in rounds if score != 0), default=None)
+def lowest_nonzero(rounds: Sequence[int], missed: Collection[int] = ()) -> int | None:
+    """The smallest score other than 0 of a round the player played: the second tie-breaker
+    (None if there is none). Missed rounds take no part (RULES.md section 10, example 10.2)."""
+    return min(
+        (score for index, score in enumerate(rounds) if score != 0 and index not in missed),
+        default=None,
+    )
 
 
 def standings(
@@ -57,22 +66,30 @@ def standings(
     *,
     higher_wins: bool = False,
     missed: Mapping[str, Collection[int]] | None = None,
+    left_after: Mapping[str, int] | None = None,
 ) -> list[Standing]:
     """Rank players by total (lowest first, or highest for the draw game) with the tie-breakers.
 
     Mexican Train ties go to most zero rounds, then lowest non-zero round; still tied players
     share the place and the next place counts everyone ahead (1, 1, 3). The draw game has no
     tie-breaker: equal totals share the place. `missed`: per player, the indexes of the rounds
-    they missed as late arrivals (never zero rounds, RULES.md section 10).
+    they did not play (late arrivals, leavers), which take no part in the tie-breakers
+    (RULES.md section 10). `left_after`: the players who left and have not come back, with the
+    last round they played: in the draw game they rank after everyone who stayed, later leavers
+    first (RULES.md section 11); in Mexican Train they rank like anyone else.
     """
     names = list(round_scores)
-    zeros = {name: zero_rounds(round_scores[name], (missed or {}).get(name, ())) for name in names}
+    gone = left_after or {}
+    skip = missed or {}
+    zeros = {name: zero_rounds(round_scores[name], skip.get(name, ())) for name in names}
+    lows = {name: lowest_nonzero(round_scores[name], skip.get(name, ())) for name in names}
 
     def key(name: str) -> tuple[float, ...]:
         rounds = round_scores[name]
         if higher_wins:
-            return (-total(rounds),)
-        low = lowest_nonzero(rounds)
+            after = gone.get(name)
+            return (after is not None, -(after or 0), -total(rounds))
+        low = lows[name]
         return (total(rounds), -zeros[name], float("inf") if low is None else low)
 
     keys = {name: key(name) for name in names}  # each player's key worked out once
@@ -89,9 +106,14 @@ def standings(
                 name=name,
                 total=total(rounds),
                 zero_rounds=zeros[name],
-                lowest_nonzero=lowest_nonzero(rounds),
-                decided_by=_decided_by(name, round_scores, zeros, higher_wins),
+                lowest_nonzero=lows[name],
+                decided_by=(
+                    DecidedBy.LEFT
+                    if higher_wins and name in gone
+                    else _decided_by(name, round_scores, zeros, lows, higher_wins, gone)
+                ),
                 rounds=tuple(rounds),
+                left_after=gone.get(name),
             )
         )
     return lines
@@ -101,10 +123,15 @@ def _decided_by(
     name: str,
     round_scores: Mapping[str, Sequence[int]],
     zeros: Mapping[str, int],
+    lows: Mapping[str, int | None],
     higher_wins: bool,
+    gone: Mapping[str, int],
 ) -> DecidedBy:
     rounds = round_scores[name]
     level = [other for other in round_scores if total(round_scores[other]) == total(rounds)]
+    if higher_wins:
+        # Leavers rank apart in the draw game: a stayer's total is only level with a stayer's.
+        level = [other for other in level if other not in gone]
     if len(level) == 1:
         return DecidedBy.TOTAL
     if higher_wins:
@@ -112,8 +139,8 @@ def _decided_by(
     same_zeros = [o for o in level if zeros[o] == zeros[name]]
     if len(same_zeros) == 1:
         return DecidedBy.ZERO_ROUNDS
-    lows = [o for o in same_zeros if lowest_nonzero(round_scores[o]) == lowest_nonzero(rounds)]
-    if len(lows) == 1:
+    same_lows = [o for o in same_zeros if lows[o] == lows[name]]
+    if len(same_lows) == 1:
         return DecidedBy.LOWEST_NONZERO
     return DecidedBy.SHARED
 

@@ -7,6 +7,7 @@ bp: Blueprint = Blueprint("games", __name__)  # typed: chart_views imports it ba
 from scorekeeper.games import views  # noqa: E402, F401  (routes register on bp)
 from scorekeeper.games.chart_views import chart  # noqa: E402, F401  (routes register on bp)
 from scorekeeper.games.domino import pip_positions  # noqa: E402
+from scorekeeper.games.seat_views import leave  # noqa: E402, F401  (routes register on bp)
 
 # Where the `domino` macro (templates/games/_macros.html) puts each half's pips.
 bp.add_app_template_global(pip_positions)
@@ -43,6 +44,10 @@ def change_text(change) -> str:
         }
         rule = next((text for key, text in rules.items() if f"({key})" in values["new"]), "")
         return _("%(player)s joined late at round %(round)s: %(rule)s", rule=rule, **values)
+    if change.action == "left":
+        return _("%(player)s left the game after round %(round)s", **values)
+    if change.action == "came back":
+        return _("%(player)s came back at round %(round)s", **values)
     if change.action == "ended":
         return _("Game ended by the table")
     if change.action == "reopened":
@@ -64,6 +69,8 @@ def _hand_words(value: str) -> str:
 
     if value == "out" or value.startswith("out "):
         return _("went out") + value[3:]
+    if value.endswith(" (away)"):
+        return _("%(score)s (away: left the game)", score=value[: -len(" (away)")])
     return value
 
 

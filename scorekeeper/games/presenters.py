@@ -31,6 +31,8 @@ class Cell(NamedTuple):
     tiles: str | None
     # A round the player missed (they joined late): scored by the club's late-arrival rule.
     late: bool = False
+    # A round the player missed after leaving the game: the round's highest (RULES.md 11).
+    away: bool = False
 
 
 @dataclass
@@ -74,6 +76,10 @@ class Sheet:
     penalties: bool = False
     # A partnership game: the Place and Zeros rows are the teams'.
     teams: bool = False
+    # Whether any box is a round missed after leaving (the sheet then explains the mark).
+    away: bool = False
+    # Who has left and not come back, with the last round they played, in seat order.
+    left: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def leading(self) -> list[str]:
@@ -171,10 +177,12 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
                 hand.went_out,
                 " ".join(str(t) for t in hand.tiles) if hand.tiles else None,
                 is_late,
+                hand.away,
             )
             for hand, is_late in zip(result.hands, late_flags, strict=True)
         ]
-        opener = None if setup.is_draw else core.opener(players, number)
+        gone = frozenset(hand.player for hand in result.hands if hand.away)
+        opener = None if setup.is_draw else core.seat_opener(players, number, gone)
         rows.append(
             SheetRow(
                 number,
@@ -221,6 +229,8 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
         key=[(s, name) for s, name in zip(short, players, strict=True) if s != name],
         penalties=any(cell.penalty for row in rows for cell in row.cells),
         teams=bool(state.team_standings),
+        away=any(cell.away for row in rows for cell in row.cells),
+        left=[(name, after) for name, after in setup.left_after],
     )
 
 
@@ -334,7 +344,9 @@ def conflict_view(conflict: Conflict, entry: core.RoundEntry) -> ConflictView:
     for saved in conflict.saved.hands:
         yours = mine.hand(saved.player) if mine and saved.player in mine.scores else None
         typed = _typed(entry, saved.player)
-        if yours is None:
+        if saved.missed:  # away or not yet joined: nothing typed for them on either phone
+            differs = False
+        elif yours is None:
             differs = typed != ("" if saved.went_out else str(saved.pips))
         else:
             differs = (saved.went_out, saved.pips, saved.penalty, saved.score) != (

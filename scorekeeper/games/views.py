@@ -6,8 +6,6 @@ through the services; nothing here adds up a round.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from flask import (
     Response,
     abort,
@@ -77,6 +75,8 @@ def new() -> ResponseReturnValue:
     # The draw game has hands, not rounds: its page says "Hand 1".
     draw = game.game_type == "draw"
     flash(_("Game on! Hand 1 is ready.") if draw else _("Game on! Round 1 is ready."), "success")
+    if warning := core.set_warning(snapshot_of(game).setup):  # a set too small for the table
+        flash(problem_text(warning), "warning")
     return redirect(url_for("games.detail", game_id=game.id))
 
 
@@ -122,7 +122,7 @@ def _render_game(
     snapshot = snapshot_of(game)
     state = snapshot.state
     editable = access == "edit"
-    if form is None and editable and not state.finished:
+    if form is None and editable and not state.finished and state.can_play:
         form = _round_form(game, snapshot)
         form.number.data = str(state.next_round)
         form.idempotency_key.data = new_write_key()
@@ -133,7 +133,7 @@ def _render_game(
     history = snapshot.latest_changes if editable else ()
     page = render_template(
         "games/detail.html",
-        **_round_sheet(game, form, snapshot.setup.players, state.next_opener, state.next_engine),
+        **_round_sheet(game, form, snapshot.setup, state.next_opener, state.next_engine),
         state=state,
         sheet=sheet_of(snapshot),
         snapshot=snapshot,
@@ -148,15 +148,16 @@ def _render_game(
     return page, status
 
 
-def _round_sheet(
-    game: Game, form, players: Sequence[str], opener: str | None, engine: int | None
-) -> dict:
-    """What the round sheet's template needs besides the messages: the form, the seats, who
-    opens (marked on their hand) and the tiles on offer around this round's engine."""
+def _round_sheet(game: Game, form, setup, opener, engine, number=None, snapshot=None) -> dict:
+    """What the round sheet's template needs besides the messages: the form, the seats (and
+    who is away: no hand asked; round `number`'s, or now), who opens (marked on their hand) and
+    the tiles on offer around this round's engine."""
+    players = setup.players
     return {
         "form": form,
         "game": game,
         "players": list(players),
+        "away": snapshot.missed_seats(number) if snapshot else setup.away,
         "opener": opener,
         # Only a page with the round sheet offers tiles (a finished game's page has none).
         "tile_values": tile_values(game, engine) if form is not None else [],
@@ -382,7 +383,7 @@ def _render_edit(
     return (
         render_template(
             "games/edit_round.html",
-            **_round_sheet(game, form, snapshot.setup.players, None, result.engine),
+            **_round_sheet(game, form, snapshot.setup, None, result.engine, number, snapshot),
             state=snapshot.state,
             number=number,
             engine=result.engine,

@@ -36,6 +36,7 @@ CSV_HEADER = (
     "went_out",
     "blocked",
     "late",
+    "away",
 )
 
 
@@ -73,7 +74,8 @@ def export_club_csv(club_id: int) -> str:
 
     game_date is the day the game was played (its club night's date); season names every
     season that counts the game ("; " between them); late says a late arrival's missed round
-    (scored by the club's late rule, never a zero round)."""
+    (scored by the club's late rule, never a zero round); away, a round missed after leaving
+    the game (the round's highest score, never a zero round)."""
     club = load_club(club_id)
     names = _current_names(club_roster(club_id))
     nights = {
@@ -115,6 +117,7 @@ def export_club_csv(club_id: int) -> str:
                         "yes" if hand.went_out else "no",
                         "yes" if row.blocked else "no",
                         "yes" if hand.late else "no",
+                        "yes" if hand.away else "no",
                     )
                 )
     return out.getvalue()

@@ -256,6 +256,7 @@ def _game_json(game: Game, refs: Refs, changes: Sequence[Change]) -> dict[str, A
                 "team": player.team,
                 "roster": refs.of(refs.roster, player.roster_player_id),
                 "joined_round": player.joined_round,
+                "left_after": player.left_after,
                 "place": player.place,
                 "place_shared": player.place_shared,
                 "total": player.total,
@@ -282,6 +283,7 @@ def _game_json(game: Game, refs: Refs, changes: Sequence[Change]) -> dict[str, A
                         "score": hand.score,
                         "went_out": hand.went_out,
                         "late": hand.late,
+                        "away": hand.away,
                     }
                     for hand in row.hands
                 ],

@@ -98,7 +98,7 @@ def _entry(game: Game, row: Round, names: dict[int, str]) -> core.RoundEntry:
     out += [
         names[hand.seat]
         for hand in row.hands
-        if hand.went_out and not hand.late and hand.seat != row.out_seat
+        if hand.went_out and not (hand.late or hand.away) and hand.seat != row.out_seat
     ]
     return replace(entry, out=out or None)
 
@@ -106,9 +106,10 @@ def _entry(game: Game, row: Round, names: dict[int, str]) -> core.RoundEntry:
 def _check_round(
     checking: _Round, late_rules: dict[str, core.LateRule], club_rule: core.LateRule
 ) -> None:
-    """Check and score one round as edit_round does; the hands get the core's scores."""
+    """Check and score one round as edit_round does; the hands get the core's scores (a late
+    arrival's missed hand by the club's rule, a leaver's the round's highest)."""
     game, row, names = checking.game, checking.row, checking.names
-    away = {names[hand.seat] for hand in row.hands if hand.late}
+    away = {names[hand.seat] for hand in row.hands if hand.late or hand.away}
     setup, entry = mapping.as_played(
         mapping.setup_of(game, game.players), away, _entry(game, row, names)
     )
@@ -122,12 +123,15 @@ def _check_round(
     checking.disagrees(".out_seat", row.out_seat, out_seat, None)
     scored = {hand.player: hand for hand in result.hands}
     others = [hand.score for hand in result.hands]
+    highest = core.missed_score(result, setup.is_draw)
     for index, hand in enumerate(row.hands):
         name = names[hand.seat]
         if hand.late:
             rule = late_rules.get(name) or club_rule
             (score,) = core.late_scores(rule, [others])
             values: tuple[object, ...] = (0, 0, score, False)
+        elif hand.away:
+            values = (0, 0, highest, False)
         else:
             line = scored[name]
             values = (line.pips, line.penalty, line.score, line.went_out)

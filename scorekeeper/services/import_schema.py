@@ -286,6 +286,7 @@ SCHEMA: dict[str, Any] = _record(
                                 "team": _number(optional=True),
                                 "roster": _number(optional=True),
                                 "joined_round": _number(),
+                                "left_after": _number(optional=True),
                                 "place": _number(optional=True),
                                 "place_shared": _number(optional=True),
                                 "total": _number(optional=True),
@@ -314,6 +315,7 @@ SCHEMA: dict[str, Any] = _record(
                                             "score": _number(),
                                             "went_out": _FLAG,
                                             "late": _FLAG,
+                                            "away": _FLAG,
                                         }
                                     )
                                 ),
@@ -355,6 +357,11 @@ _CLUB["required"] = [key for key in _CLUB["required"] if key != "locale"]
 GAME_DATE_FIELDS = ("played_on", "played_at", "season_by_hand")
 _GAME = SCHEMA["properties"]["games"]["items"]
 _GAME["required"] = [key for key in _GAME["required"] if key not in GAME_DATE_FIELDS]
+# A file exported before players could leave a game: no left_after, no away hands.
+_SEAT = _GAME["properties"]["players"]["items"]
+_SEAT["required"] = [key for key in _SEAT["required"] if key != "left_after"]
+_HAND = _GAME["properties"]["rounds"]["items"]["properties"]["hands"]["items"]
+_HAND["required"] = [key for key in _HAND["required"] if key != "away"]
 
 
 # The validator -----------------------------------------------------------------------------

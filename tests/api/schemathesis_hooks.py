@@ -15,7 +15,10 @@
   sends the ETag it read or none; the ETags the stateful phase carries along the document's
   links stay, and the examples and coverage phases keep every generated If-Match (lists, *,
   odd text). Everything still fits the document; pips, tiles, penalties, flags and numbers stay
-  as generated, so the rules still refuse many. Negative cases are left alone.
+  as generated, so the rules still refuse many. Negative cases are left alone. A player
+  leaving or coming back (POST .../leave, .../back) is sent to a second game of the same
+  players, with its own token (the environment's "seats"): a leaver at the main table would
+  change what its rounds need, and so how many of them are saved, corrected and deleted.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any
 import schemathesis
 
 ROUND_WRITES = {"POST /games/{game_id}/rounds", "PUT /games/{game_id}/rounds/{number}"}
+SEAT_CHANGES = {"POST /games/{game_id}/leave", "POST /games/{game_id}/back"}
 
 
 @schemathesis.check
@@ -86,6 +90,11 @@ def map_case(context, case):
     meta = case.meta
     if game is None or meta is None or not meta.generation.mode.is_positive:
         return case
+    label = f"{case.operation.method.upper()} {case.operation.path}"
+    seats = game.get("seats") if label in SEAT_CHANGES else None
+    if seats:
+        game = {**game, "id": seats["id"]}
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {seats['token']}"}
     if "game_id" in (case.path_parameters or {}):
         case.path_parameters = {**case.path_parameters, "game_id": game["id"]}
     if meta.phase.name in {"fuzzing", "stateful"} and case.headers:
@@ -93,7 +102,6 @@ def map_case(context, case):
         value = case.headers.get("If-Match")
         if value is not None and not ours.fullmatch(str(value)):
             case.headers = {k: v for k, v in case.headers.items() if k != "If-Match"}
-    label = f"{case.operation.method.upper()} {case.operation.path}"
     if label in ROUND_WRITES and isinstance(case.body, dict):
         case.body = addressed(case.body, game["players"])
     return case

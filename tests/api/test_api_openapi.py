@@ -56,6 +56,8 @@ def test_every_route_and_method_is_described(client, app):
         "/games/{game_id}",
         "/games/{game_id}/rounds",
         "/games/{game_id}/rounds/{number}",
+        "/games/{game_id}/leave",
+        "/games/{game_id}/back",
     }
 
 

@@ -135,6 +135,8 @@ def test_429_is_documented_exactly_where_a_limit_counts_the_route(client: Client
         ("POST", "/games/{game_id}/rounds"),
         ("PUT", "/games/{game_id}/rounds/{number}"),
         ("DELETE", "/games/{game_id}/rounds/{number}"),
+        ("POST", "/games/{game_id}/leave"),
+        ("POST", "/games/{game_id}/back"),
     }
     # Another address is not held back (a club behind one router shares one, hence the
     # generous defaults): its first new game is saved.

@@ -193,9 +193,10 @@ def draw_game(target=100):
 
 
 def test_draw_game_state_before_the_first_hand():
+    # RULES.md section 9: the holder of the highest double opens the first hand, not a seat.
     state = game_state(draw_game(), [])
     assert not state.finished
-    assert (state.next_round, state.next_engine, state.next_opener) == (1, None, "A")
+    assert (state.next_round, state.next_engine, state.next_opener) == (1, None, None)
     assert state.engines == ()
 
 

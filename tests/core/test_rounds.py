@@ -724,9 +724,7 @@ def test_draw_hand_of_tiles_is_counted_at_face_value():
 
 
 def test_draw_game_refuses_house_rule_penalties():
-    game = game_of(
-        ["A", "B"], game_type=GameType.DRAW, house_rules=HouseRules(open_train_points=10)
-    )
+    game = game_of(["A", "B"], game_type=GameType.DRAW)
     check = check_round(
         game, 1, entry({"B": 3}, out="A", penalties=[PenaltyEntry("B", "open_train")])
     )
@@ -738,8 +736,9 @@ def test_draw_game_needs_someone_out_or_a_blocked_hand():
     assert only_error(check_round(game, 1, entry({"A": 3, "B": 4}))).code == "nobody_out"
 
 
-def test_draw_first_hand_is_opened_by_the_first_seat():
-    assert draw_next_opener(["A", "B", "C"], None) == "A"
+def test_draw_first_hand_is_opened_by_the_holder_of_the_highest_double_not_a_seat():
+    # RULES.md section 9: only the table knows who holds it; the app says so (None here).
+    assert draw_next_opener(["A", "B", "C"], None) is None
 
 
 def test_draw_loser_of_a_hand_opens_the_next():

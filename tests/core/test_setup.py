@@ -185,7 +185,6 @@ def test_draw_game_defaults_and_forced_options():
             blank_scoring=BlankScoring.BLANK_25,
             start_double=5,
             rounds=3,
-            house_rules=HouseRules(open_train_points=10, strategic_error=True, adjustments=True),
         ),
     )
     assert game.is_draw

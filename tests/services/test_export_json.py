@@ -187,10 +187,11 @@ COLUMNS = {
     | {"view_token", "created_by", "season_id", "club_night_id", "table_number"}
     | {"played_on", "played_at", "season_by_hand"},
     Player: {"id", "game_id", "seat", "name", "team", "roster_player_id", "joined_round"}
-    | {"place", "place_shared", "total", "rounds_played", "zero_rounds"},
+    | {"place", "place_shared", "total", "rounds_played", "zero_rounds", "left_after"},
     Round: {"id", "game_id", "number", "engine", "out_seat", "blocked", "created_at"}
     | {"updated_at", "version"},
-    Hand: {"id", "round_id", "seat", "pips", "tiles", "penalty", "score", "went_out", "late"},
+    Hand: {"id", "round_id", "seat", "pips", "tiles", "penalty", "score", "went_out", "late"}
+    | {"away"},
     Penalty: {"id", "round_id", "seat", "kind", "points", "reason"},
     Change: {"id", "game_id", "at", "action", "round_number", "player", "old_value"}
     | {"new_value", "device"},

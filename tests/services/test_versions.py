@@ -127,6 +127,18 @@ def join_late(table: Table) -> str:
     return "Zed"
 
 
+def leave(table: Table) -> str:
+    game_service.leave(_game(table), "Dee")
+    return "Dee left after round 1"
+
+
+def come_back(table: Table) -> str:
+    game_service.leave(_game(table), "Dee")
+    db.session.remove()
+    game_service.come_back(_game(table), "Dee")
+    return "Dee came back at round 2"
+
+
 def _season_page(table: Table, season_id: int) -> str:
     return f"/clubs/{table.club_id}/seasons/{season_id}"
 
@@ -187,6 +199,8 @@ CHANGES: list[Callable[[Table], str | Shown]] = [
     end,
     reopen,
     join_late,
+    leave,
+    come_back,
     move_to_season,
     file_under_new_season,
     merge_roster,

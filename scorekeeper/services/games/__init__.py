@@ -1,17 +1,20 @@
 """Game use cases: read a game (its snapshot), create it, record, correct and undo rounds, seat
-late arrivals, end and reopen it. One module a job; this package names what the rest uses.
+late arrivals, let players leave and come back, end and reopen it. One module a job; this
+package names what the rest uses.
 
 - snapshot.py: the one read model (a committed version, worked out once, kept per version);
 - versions.py: the one place a game's version moves (every write bumps it);
 - mapping.py: a game as rows and as the core sees it, both ways;
 - reads.py: which game a page or link points to, rights, history, a device's games;
 - unit.py: a write pinned to the version it read, all or nothing (StaleGame on a lost race);
-- writes.py and late.py: the changes;
+- writes.py, late.py and leavers.py: the changes;
 - conflicts.py: a round two phones saved, both sides scored, for the losing phone to choose.
 """
 
 from scorekeeper.services.games.conflicts import Conflict, conflict_of
 from scorekeeper.services.games.late import as_played, join_late, late_join_problem
+from scorekeeper.services.games.leavers import CAME_BACK, LEFT, come_back, come_back_problem, leave
+from scorekeeper.services.games.leavers import leave_problem as leaving_problem
 from scorekeeper.services.games.mapping import (
     describe_hand,
     entry_of,
@@ -53,6 +56,12 @@ from scorekeeper.services.games.writes import (
 )
 
 __all__ = [
+    "CAME_BACK",
+    "LEFT",
+    "come_back",
+    "come_back_problem",
+    "leave",
+    "leaving_problem",
     "Busy",
     "Conflict",
     "JOINED_LATE",

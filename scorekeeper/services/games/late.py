@@ -50,7 +50,11 @@ def join_late(
         ) from None
     clean = joined.players[-1]
     missed = [
-        [hand.score for hand, late in zip(result.hands, flags, strict=True) if not late]
+        [
+            hand.score
+            for hand, late in zip(result.hands, flags, strict=True)
+            if not late and not hand.away
+        ]
         for result, flags in zip(snapshot.results, snapshot.late, strict=True)
     ]
     scores = core.late_scores(core.LateRule(rule), missed)
@@ -111,33 +115,46 @@ def late_join_problem(snapshot: Snapshot) -> core.Problem | None:
 def as_played(
     snapshot: Snapshot, number: int, entry: core.RoundEntry
 ) -> tuple[core.GameSetup, core.RoundEntry]:
-    """The table as it played round `number`: without the late arrivals who missed it."""
-    return mapping.as_played(snapshot.setup, snapshot.late_seats(number), entry)
+    """The table as it played round `number`: without the late arrivals and the leavers who
+    missed it."""
+    return mapping.as_played(snapshot.setup, snapshot.missed_seats(number), entry)
 
 
 def rescore(game: Game, snapshot: Snapshot, row: Round, device: str | None) -> list[Change]:
-    """After an edit, score the round's late hands again from the others' new scores."""
+    """After an edit, score the round's missed hands again from the others' new scores: a late
+    arrival's by the club's rule, a leaver's the round's highest (RULES.md sections 10, 11)."""
     late = [hand for hand in row.hands if hand.late]
-    if not late:
+    away = [hand for hand in row.hands if hand.away and not hand.late]
+    if not late and not away:
         return []
-    with snapshots.committed() as connection:
-        recorded = snapshots.late_rules_recorded(connection, game.id)
-        club_rule = snapshots.club_late_rule(connection, game.club_id)
-    others = [hand.score for hand in row.hands if not hand.late]
+    played = [hand for hand in row.hands if not hand.late and not hand.away]
     names = {seat: name for name, seat in snapshot.seat_of.items()}
+    new_scores: dict[int, int] = {}
+    if late:
+        with snapshots.committed() as connection:
+            recorded = snapshots.late_rules_recorded(connection, game.id)
+            club_rule = snapshots.club_late_rule(connection, game.club_id)
+        others = [hand.score for hand in played]
+        for hand in late:
+            (new_scores[hand.seat],) = core.late_scores(
+                recorded.get(names[hand.seat]) or club_rule, [others]
+            )
+    if away:
+        highest = core.missed_score(mapping.result_of(row, names), snapshot.setup.is_draw)
+        new_scores.update({hand.seat: highest for hand in away})
     changes = []
-    for hand in late:
-        name = names[hand.seat]
-        (score,) = core.late_scores(recorded.get(name) or club_rule, [others])
+    for hand in [*late, *away]:
+        score = new_scores[hand.seat]
         if score != hand.score:
+            word = JOINED_LATE if hand.late else "away"
             changes.append(
                 Change(
                     game_id=game.id,
                     action="edited",
                     round_number=row.number,
-                    player=name,
-                    old_value=f"{hand.score} ({JOINED_LATE})",
-                    new_value=f"{score} ({JOINED_LATE})",
+                    player=names[hand.seat],
+                    old_value=f"{hand.score} ({word})",
+                    new_value=f"{score} ({word})",
                     device=device,
                 )
             )

@@ -89,14 +89,20 @@ def rule_columns(rules: core.GameRules) -> dict[str, object]:
 def setup_of(game: Any, seats: Sequence[Any]) -> core.GameSetup:
     """The game as the core sees it: players in seating order, rules, teams.
 
-    `game`: its row's columns; `seats`: rows with seat, name and team, in seat order."""
+    `game`: its row's columns; `seats`: rows with seat, name, team and left_after (the last
+    round played by a player who left), in seat order."""
     names = tuple(seat.name for seat in seats)
+    left = tuple(
+        (seat.name, seat.left_after)
+        for seat in seats
+        if getattr(seat, "left_after", None) is not None
+    )
     teams: dict[int, list[str]] = {}
     for seat in seats:
         if seat.team is not None:
             teams.setdefault(seat.team, []).append(seat.name)
     pairs = tuple((pair[0], pair[1]) for _, pair in sorted(teams.items()) if len(pair) == 2)
-    return core.GameSetup(names, rules_of(game), pairs)
+    return core.GameSetup(names, rules_of(game), pairs, left)
 
 
 def result_of(stored: Any, names: Mapping[int, str]) -> core.RoundResult:
@@ -110,7 +116,8 @@ def result_of(stored: Any, names: Mapping[int, str]) -> core.RoundResult:
             score=hand.score,
             went_out=hand.went_out,
             tiles=tuple(core.parse_tile(t) for t in hand.tiles.split()) if hand.tiles else None,
-            missed=bool(hand.late),
+            missed=bool(hand.late) or bool(getattr(hand, "away", False)),
+            away=bool(getattr(hand, "away", False)),
         )
         for hand in stored.hands
     )
@@ -140,10 +147,11 @@ def entry_of(result: core.RoundResult) -> core.RoundEntry:
 def as_played(
     setup: core.GameSetup, away: Set[str], entry: core.RoundEntry
 ) -> tuple[core.GameSetup, core.RoundEntry]:
-    """The table as it played a round that the late arrivals `away` missed: without them
+    """The table as it played a round that `away` missed (late arrivals, leavers): without them
     (whatever the entry says for them is left out: their score follows from the others')."""
     if not away:
-        return setup, entry
+        # An old round is checked as it was played: who is away now has nothing to do with it.
+        return replace(setup, left_after=()), entry
     present = tuple(name for name in setup.players if name not in away)
     teams = tuple(team for team in setup.teams if not away & set(team))
     hands = {name: hand for name, hand in entry.hands.items() if name not in away}
@@ -179,6 +187,7 @@ def hand_columns(hand: core.HandResult, seat_of: Mapping[str, int]) -> dict[str,
         "penalty": hand.penalty,
         "score": hand.score,
         "went_out": hand.went_out,
+        "away": hand.away,
     }
 
 
@@ -211,6 +220,8 @@ def store_result(row: Round, result: core.RoundResult, seat_of: Mapping[str, int
 
 def describe_hand(result: core.HandResult) -> str:
     """One hand as the history shows it: 'out', '15' or '15 (6-4 3-2)', with penalties."""
+    if result.away:
+        return f"{result.score} (away)"
     text = "out" if result.went_out else str(result.pips)
     if result.tiles:
         text += " (" + " ".join(str(t) for t in result.tiles) + ")"

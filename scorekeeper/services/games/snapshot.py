@@ -95,6 +95,12 @@ class Snapshot:
         hands = self.results[index].hands
         return frozenset(hand.player for hand, late in zip(hands, flags, strict=True) if late)
 
+    def missed_seats(self, number: int) -> frozenset[str]:
+        """Who missed round `number`, late or gone (their hands follow from the others')."""
+        result = self.result(number)
+        away = frozenset(hand.player for hand in result.hands if hand.away) if result else set()
+        return self.late_seats(number) | away
+
     def _index(self, number: int) -> int | None:
         return self.numbers.index(number) if number in self.numbers else None
 
@@ -259,7 +265,7 @@ _changes = Change.__table__.c
 _GAME = select(Game.__table__).where(_games.id == bindparam("game_id"))
 _VERSION = select(_games.version).where(_games.id == bindparam("game_id"))
 _SEATS = (
-    select(_seats.seat, _seats.name, _seats.team)
+    select(_seats.seat, _seats.name, _seats.team, _seats.left_after)
     .where(_seats.game_id == bindparam("game_id"))
     .order_by(_seats.seat)
 )
@@ -278,6 +284,7 @@ _ROUNDS_AND_HANDS = (
         _hands.score,
         _hands.went_out,
         _hands.late,
+        _hands.away,
     )
     .join_from(Round.__table__, Hand.__table__, _hands.round_id == _rounds.id)
     .where(_rounds.game_id == bindparam("game_id"))

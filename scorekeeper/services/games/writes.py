@@ -406,6 +406,9 @@ def undo_last_round(
     for player in game.players:
         # A late arrival who joined after the undone round plays it when it is recorded again.
         player.joined_round = min(player.joined_round, undone)
+        # A player who left after it leaves after the round before (before the first: back).
+        if player.left_after is not None and player.left_after >= undone:
+            player.left_after = (undone - 1) or None
     _finish_if_over(game, snapshot, list(snapshot.results[:-1]))
     commit(game)
     return undone
