@@ -3,6 +3,7 @@
 import os
 import secrets
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 from datetime import timedelta
 from typing import Any
 
@@ -97,6 +98,12 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # Clubs made from an export file uploaded on the web (each upload is checked round by
         # round through the rules: seconds of CPU for a big club), per client address.
         "LIMIT_IMPORTS": "10 per hour; 30 per day",
+        # The address people reach the app at (https://scores.example.org): links in mails are
+        # built from it, never from the request's Host header (which anyone can set). Needed
+        # outside debug when a mail server is set. TRUSTED_HOSTS (None: PUBLIC_URL's host
+        # when it is set) refuses requests for any other host with 400.
+        "PUBLIC_URL": "",
+        "TRUSTED_HOSTS": None,
         # Werkzeug's password hashing; tests use a cheaper method to stay fast.
         "PASSWORD_HASH_METHOD": "scrypt",
     }
@@ -194,3 +201,33 @@ def ensure_secret_key(app: Flask) -> None:
         "Unset it to use a random key kept in instance/secret_key, or set a long random one "
         "(python -c 'import secrets; print(secrets.token_urlsafe(48))')."
     )
+
+
+def public_url_parts(url: str) -> tuple[str, str, str]:
+    """(scheme, host[:port], path) of a PUBLIC_URL such as https://scores.example.org; a
+    clear ValueError for anything else."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ValueError(
+            f"PUBLIC_URL must be the address people open, such as https://scores.example.org, "
+            f"not {url!r}."
+        )
+    return parts.scheme, parts.netloc, parts.path.rstrip("/")
+
+
+def ensure_public_url(app: Flask) -> None:
+    """Check PUBLIC_URL and trust only its host when TRUSTED_HOSTS is not set. Outside debug
+    and tests, mail needs it: a link built from the request's Host header could point a
+    password-reset mail at someone else's server (InsecureConfig otherwise)."""
+    url = app.config.get("PUBLIC_URL") or ""
+    if url:
+        _scheme, netloc, _path = public_url_parts(url)
+        if app.config.get("TRUSTED_HOSTS") is None:
+            app.config["TRUSTED_HOSTS"] = [urlsplit("//" + netloc).hostname]
+        return
+    if app.config.get("MAIL_SERVER") and not (app.debug or app.testing):
+        raise InsecureConfig(
+            "A mail server is set but PUBLIC_URL is not: links in mails would be built from "
+            "the Host header each request brings, which anyone can forge. Set "
+            "SCOREKEEPER_PUBLIC_URL to the address people open (https://scores.example.org)."
+        )

@@ -11,9 +11,11 @@ from __future__ import annotations
 import logging
 import smtplib
 
-from flask import Flask, current_app, render_template
+from flask import Flask, current_app, render_template, url_for
 from flask_mailman import EmailMessage, Mail
 from flask_mailman.backends.base import BaseEmailBackend
+
+from scorekeeper.config import public_url_parts
 
 mail = Mail()
 # Mails written to the log go through their own logger: the app's logger redacts the tokens
@@ -48,6 +50,18 @@ def init_app(app: Flask) -> None:
             "email-confirmation mails are written to this log instead of being sent."
         )
     mail.init_app(app)
+
+
+def link(endpoint: str, **values: object) -> str:
+    """The full address of a page for a mail: built from PUBLIC_URL when it is set (never
+    from the request's Host header, which whoever asked for the mail chose), else, in debug
+    and tests, from the request."""
+    public = current_app.config.get("PUBLIC_URL")
+    if not public:
+        return url_for(endpoint, _external=True, **values)
+    scheme, netloc, path = public_url_parts(public)
+    adapter = current_app.url_map.bind(netloc, script_name=path or "/", url_scheme=scheme)
+    return adapter.build(endpoint, values, force_external=True)
 
 
 def send(to: str, subject: str, template: str, **context: object) -> bool:

@@ -6,7 +6,6 @@ fill someone's inbox from many clients; past that, the page answers as usual and
 
 from __future__ import annotations
 
-from flask import url_for
 from flask_babel import gettext as _
 
 from scorekeeper import limits, mail
@@ -20,7 +19,7 @@ def _send(kind: str, user: User, subject: str, endpoint: str, token: str, **cont
     the address may get one more mail of this kind now; False if none went out."""
     if not limits.mail_allowed(kind, user.email):
         return False
-    link = url_for(f"accounts.{endpoint}", token=token, _external=True)
+    link = mail.link(f"accounts.{endpoint}", token=token)
     return mail.send(user.email, subject, endpoint, user=user, link=link, **context)
 
 
