@@ -3,9 +3,9 @@
 import os
 import secrets
 from collections.abc import Mapping
-from urllib.parse import urlsplit
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 
