@@ -277,7 +277,7 @@ def authenticate(
         matched = False
     else:
         matched = check_password_hash(user.password_hash, password)
-    if not matched:
+    if not matched or user is None:
         _record_failure(email, address)
         raise BadCredentials(email)
     db.session.commit()
