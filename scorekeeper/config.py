@@ -67,9 +67,10 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # Far above a club night behind one router: ~10 games at once, a round per table every
         # few minutes. RATELIMIT_ENABLED=False turns them all off.
         "RATELIMIT_ENABLED": True,
-        # Where counts live: memory:// (each process its own) or a shared store such as
-        # redis://host:6379 (install `redis`) so several app servers count together.
-        "RATELIMIT_STORAGE_URI": "memory://",
+        # Where counts live: database:// (the app's own database: every process and server on
+        # it counts together), a shared store such as redis://host:6379 (install `redis`), or
+        # memory:// (each process counts alone).
+        "RATELIMIT_STORAGE_URI": "database://",
         # The shared store is down: let requests through (logged) rather than answer 500.
         "RATELIMIT_SWALLOW_ERRORS": True,
         "LIMIT_NEW_GAMES": "30 per minute; 200 per hour",
