@@ -41,3 +41,18 @@ def send_reset(user: User) -> bool:
         token = account_links.reset_token(user)
         minutes = int(account_links.RESET_LIFETIME.total_seconds() // 60)
         return _send("reset", user, subject, "reset_password", token, minutes=minutes)
+
+
+def send_account_exists(email: str) -> bool:
+    """Tell the owner of `email` that someone tried to sign up with it (perhaps they forgot
+    they had an account): how to sign in, or choose a new password. False if none went out."""
+    user = account_links.user_by_email(email)
+    if user is None or not limits.mail_allowed("exists", user.email):
+        return False
+    with speaking(user.locale):
+        subject = _("You already have a Scorekeeper account")
+        sign_in = mail.link("accounts.sign_in")
+        forgot = mail.link("accounts.forgot_password")
+        return mail.send(
+            user.email, subject, "account_exists", user=user, sign_in=sign_in, forgot=forgot
+        )

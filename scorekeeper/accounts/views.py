@@ -35,7 +35,7 @@ from scorekeeper.accounts.forms import (
     SignInForm,
     SignUpForm,
 )
-from scorekeeper.accounts.mails import send_verification
+from scorekeeper.accounts.mails import send_account_exists, send_verification
 from scorekeeper.i18n import LANGUAGE_COOKIE, remember_language
 from scorekeeper.models import User
 from scorekeeper.responses import safe_next
@@ -134,7 +134,9 @@ def _page(template: str, status: int = 200, **context) -> ResponseReturnValue:
 @bp.route("/sign-up", methods=["GET", "POST"])
 @limits.sign_ups
 def sign_up() -> ResponseReturnValue:
-    """Create an account (name, email, password twice), then sign it in."""
+    """Create an account (name, email, password twice), then send the visitor to sign in.
+    A taken address gets the same answer (its owner a mail instead), so this page tells
+    nobody who has an account."""
     if current_user.is_authenticated:
         return redirect(_next_url() or url_for("accounts.account"))
     form = SignUpForm()
@@ -143,20 +145,20 @@ def sign_up() -> ResponseReturnValue:
     try:
         user = account_service.create_user(form.name.data, form.email.data, form.password.data)
     except account_service.EmailTaken:
-        form.email.errors = [_("An account already uses this email address: sign in instead.")]
-        return _page("accounts/sign_up.html", 422, form=form)
-    sign_in_browser(user, remember=False)
-    send_verification(user)
+        # Said to nobody but the address's owner: the answer is the same as for a new address.
+        send_account_exists(form.email.data)
+    else:
+        send_verification(user)
     flash(
         _(
-            "Welcome, %(name)s! Your account is ready. To join a club, confirm your email "
-            "address: follow the link we sent to %(email)s.",
-            name=user.name,
-            email=user.email,
+            "Thank you. We sent a mail to %(email)s. If the address is new here, your account "
+            "is ready: sign in below, and follow the mailed link to confirm the address (needed "
+            "to join a club). If it already had an account, the mail says how to get back in.",
+            email=account_service.normalise_email(form.email.data),
         ),
         "success",
     )
-    return redirect(_next_url() or url_for("main.index"))
+    return redirect(url_for("accounts.sign_in", next=_next_url()))
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])
