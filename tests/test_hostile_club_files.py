@@ -3,17 +3,22 @@ the web upload alike, and nothing is written."""
 
 from __future__ import annotations
 
+import http.client
 import io
 import json
 import shutil
+import urllib.parse
 
 import pytest
 from sqlalchemy import func, select
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.models import Club, Game, User
+from scorekeeper.models import Club, Game, User, utcnow
+from scorekeeper.services import accounts as account_service
 from scorekeeper.services import export_json
+from tests.conftest import PASSWORD
+from tests.helpers import bench_module
 from tests.services.club_data import build_club
 
 PLACEHOLDER = 424242
@@ -124,3 +129,56 @@ def test_the_web_refuses_a_hostile_file_with_its_reason(
     assert "This file was refused" in page
     assert reason.replace("'", "&#39;") in page
     assert written(app) == before
+
+
+@pytest.mark.load
+def test_an_upload_over_20_mb_gets_the_reason_not_a_closed_connection(tmp_path):
+    """Under gunicorn, as `make run` serves: the browser is still sending a 21 MB file when the
+    app refuses it; the app reads the rest, so the answer arrives instead of a reset."""
+    load = bench_module("load")
+    url = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    environ = {
+        **load.server_environ(load.ROOT, url, tmp_path),
+        "SCOREKEEPER_WTF_CSRF_ENABLED": "false",
+    }
+    load.migrate(load.ROOT, environ)
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        user = account_service.create_user("Up", "up@example.com", PASSWORD)
+        user.email_verified_at = utcnow()
+        db.session.commit()
+        db.engine.dispose()
+    with load.gunicorn(
+        str(load.ROOT), environ, workers=1, threads=2, log=tmp_path / "g.log"
+    ) as base:
+        host = base.removeprefix("http://")
+        connection = http.client.HTTPConnection(host, timeout=30)
+        credentials = urllib.parse.urlencode({"email": "up@example.com", "password": PASSWORD})
+        form = {"Content-Type": "application/x-www-form-urlencoded"}
+        connection.request("POST", "/sign-in", body=credentials, headers=form)
+        signed = connection.getresponse()
+        signed.read()
+        connection.close()
+        assert signed.status == 302
+        cookies = "; ".join(c.split(";")[0] for c in signed.msg.get_all("Set-Cookie"))
+        head = (
+            b'--B\r\nContent-Disposition: form-data; name="file"; filename="club.json"\r\n'
+            b"Content-Type: application/json\r\n\r\n"
+        )
+        tail, megabyte = b"\r\n--B--\r\n", b" " * (1 << 20)
+        upload = http.client.HTTPConnection(host, timeout=30)
+        upload.putrequest("POST", "/clubs/import")
+        upload.putheader("Cookie", cookies)
+        upload.putheader("Content-Type", "multipart/form-data; boundary=B")
+        upload.putheader("Content-Length", str(len(head) + 21 * len(megabyte) + len(tail)))
+        upload.endheaders()
+        upload.send(head)
+        for _ in range(21):
+            upload.send(megabyte)
+        upload.send(tail)
+        answer = upload.getresponse()
+        page = answer.read().decode()
+        upload.close()
+    assert answer.status == 413
+    assert "The file is larger than 20,971,520 bytes: it is not a club export." in page
+    assert written(app) == (0, 0, 1)
