@@ -1,7 +1,9 @@
 """Layered configuration: defaults, instance/config.py, environment, then the test mapping."""
 
+import math
 import os
 import secrets
+from collections import Counter
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
@@ -14,6 +16,9 @@ DEV_SECRET_KEY = "dev"
 SECRET_KEY_FILE = "secret_key"
 # Anything shorter, or a well-known placeholder, can be guessed: refused outside debug and tests.
 SECRET_KEY_MIN_LENGTH = 20
+# A key of the right length must also carry this many bits by its characters' spread (a random
+# 20-character key carries about 85; "aaaa..." none).
+SECRET_KEY_MIN_BITS = 60
 WEAK_SECRET_KEYS = frozenset(
     {
         DEV_SECRET_KEY,
@@ -148,13 +153,30 @@ class InsecureConfig(RuntimeError):
     """The configuration would let anyone forge sessions: the app refuses to start."""
 
 
+def _spread_bits(key: str | bytes) -> float:
+    """How many bits the key's characters carry if each is drawn as often as it appears
+    (Shannon's estimate): about 6 a character for a random key, 0 for "aaaa..."."""
+    counts = Counter(key).values()
+    return -sum(n * math.log2(n / len(key)) for n in counts)
+
+
+def _repeats(key: str | bytes) -> bool:
+    """True for a key that is a shorter piece over and over ("abcabcabc...", "1234567890" x 2)."""
+    return any(
+        key == (key[:period] * len(key))[: len(key)] for period in range(1, len(key) // 2 + 1)
+    )
+
+
 def is_weak_secret_key(key: object) -> bool:
-    """True for a key anyone could guess: empty, short, or a well-known placeholder."""
-    if isinstance(key, bytes):
-        return len(key) < SECRET_KEY_MIN_LENGTH
-    if not isinstance(key, str):
+    """True for a key anyone could guess: empty, short, a well-known placeholder, or one of the
+    right length with little in it (few different characters, or a piece repeated)."""
+    if not isinstance(key, str | bytes):
         return True
-    return key.strip().lower() in WEAK_SECRET_KEYS or len(key) < SECRET_KEY_MIN_LENGTH
+    if len(key) < SECRET_KEY_MIN_LENGTH or _repeats(key):
+        return True
+    if isinstance(key, str) and key.strip().lower() in WEAK_SECRET_KEYS:
+        return True
+    return _spread_bits(key) < SECRET_KEY_MIN_BITS
 
 
 def instance_secret_key(instance_path: str) -> str:
@@ -197,8 +219,9 @@ def ensure_secret_key(app: Flask) -> None:
         )
         return
     raise InsecureConfig(
-        "SECRET_KEY is empty, a well-known placeholder or shorter than "
-        f"{SECRET_KEY_MIN_LENGTH} characters: anyone could forge sessions with it. "
+        "SECRET_KEY is empty, a well-known placeholder, shorter than "
+        f"{SECRET_KEY_MIN_LENGTH} characters or made of few different characters: anyone "
+        "could forge sessions with it. "
         "Unset it to use a random key kept in instance/secret_key, or set a long random one "
         "(python -c 'import secrets; print(secrets.token_urlsafe(48))')."
     )

@@ -106,7 +106,12 @@ def test_a_test_only_language_is_refused_outside_tests(app_config):
     from scorekeeper import create_app
 
     app = create_app(
-        {**app_config, "TESTING": False, "SECRET_KEY": "x" * 40, "TEST_LOCALES": ("el",)}
+        {
+            **app_config,
+            "TESTING": False,
+            "SECRET_KEY": "Tz4q-Hv9wLp2Xk7RmB3nYc8Fd",
+            "TEST_LOCALES": ("el",),
+        }
     )
     assert app.test_client().get("/language/el").status_code == 404
     testing = create_app({**app_config, "TEST_LOCALES": ("el",)})

@@ -99,7 +99,7 @@ def test_outside_debug_no_live_link_is_logged_and_owners_are_warned(
     from scorekeeper.models import User
     from scorekeeper.services import clubs as club_service
 
-    server = create_app({**app_config, "TESTING": False, "SECRET_KEY": "k" + "9x!Tq" * 8})
+    server = create_app({**app_config, "TESTING": False, "SECRET_KEY": "Tz4q-Hv9wLp2Xk7RmB3nYc8Fd"})
     owner, member = user_factory("Owner", "owner@example.com"), user_factory("Mo")
     with app.app_context():
         club_service.create_club(db.session.get(User, owner.id), "Thursday Trains")
