@@ -1,4 +1,5 @@
-"""HTTP hardening: security headers on every response, and trusting a reverse proxy's headers.
+"""HTTP hardening: security headers on every response, no NUL byte past the door, and trusting a
+reverse proxy's headers.
 
 A small after_request hook rather than Flask-Talisman: the original Talisman is archived, its
 fork's defaults (forcing HTTPS redirects, its own session-cookie settings) fight the settings
@@ -89,7 +90,8 @@ def trusted_proxies(app: Flask) -> int:
 
 
 def init_app(app: Flask) -> None:
-    """Add the headers hook, and read X-Forwarded-* from as many proxies as are trusted."""
+    """Add the headers and NUL hooks, and read X-Forwarded-* from as many proxies as are
+    trusted."""
     app.after_request(add_security_headers)
     app.before_request(refuse_nul_bytes)
     proxies = trusted_proxies(app)
