@@ -1,5 +1,4 @@
-"""HTTP hardening: security headers on every response, no NUL byte past the door, and trusting a
-reverse proxy's headers.
+"""HTTP hardening: security headers on every response, no NUL byte inside, trusted proxies.
 
 A small after_request hook rather than Flask-Talisman: the original Talisman is archived, its
 fork's defaults (forcing HTTPS redirects, its own session-cookie settings) fight the settings
