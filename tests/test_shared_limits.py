@@ -47,16 +47,16 @@ def serve(url: str, scratch: Path, servers: int, workers: int) -> tuple[ExitStac
     them, and their base URLs."""
     environ = limited_environ(url, scratch)
     load.migrate(load.ROOT, environ)
-    stack = ExitStack()
-    bases = [
-        stack.enter_context(
-            load.gunicorn(
-                str(load.ROOT), environ, workers=workers, threads=1, log=scratch / f"{n}.log"
+    with ExitStack() as stack:  # a server that fails to start stops those already started
+        bases = [
+            stack.enter_context(
+                load.gunicorn(
+                    str(load.ROOT), environ, workers=workers, threads=1, log=scratch / f"{n}.log"
+                )
             )
-        )
-        for n in range(servers)
-    ]
-    return stack, bases
+            for n in range(servers)
+        ]
+        return stack.pop_all(), bases
 
 
 @pytest.fixture
