@@ -30,11 +30,13 @@ def create_app(
 
 
 def register_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
-    """Load layered config; make or read the secret key, refusing a guessable one."""
-    from scorekeeper.config import ensure_secret_key, load_config
+    """Load layered config; make or read the secret key, refusing a guessable one; check the
+    public address mails link to."""
+    from scorekeeper.config import ensure_public_url, ensure_secret_key, load_config
 
     load_config(app, test_config)
     ensure_secret_key(app)
+    ensure_public_url(app)
 
 
 def register_extensions(app: Flask) -> None:

@@ -1,10 +1,13 @@
 """Layered configuration: defaults, instance/config.py, environment, then the test mapping."""
 
+import math
 import os
 import secrets
+from collections import Counter
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 
@@ -13,6 +16,9 @@ DEV_SECRET_KEY = "dev"
 SECRET_KEY_FILE = "secret_key"
 # Anything shorter, or a well-known placeholder, can be guessed: refused outside debug and tests.
 SECRET_KEY_MIN_LENGTH = 20
+# A key of the right length must also carry this many bits by its characters' spread (a random
+# 20-character key carries about 85; "aaaa..." none).
+SECRET_KEY_MIN_BITS = 60
 WEAK_SECRET_KEYS = frozenset(
     {
         DEV_SECRET_KEY,
@@ -66,9 +72,10 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # Far above a club night behind one router: ~10 games at once, a round per table every
         # few minutes. RATELIMIT_ENABLED=False turns them all off.
         "RATELIMIT_ENABLED": True,
-        # Where counts live: memory:// (each process its own) or a shared store such as
-        # redis://host:6379 (install `redis`) so several app servers count together.
-        "RATELIMIT_STORAGE_URI": "memory://",
+        # Where counts live: database:// (the app's own database: every process and server on
+        # it counts together), a shared store such as redis://host:6379 (install `redis`), or
+        # memory:// (each process counts alone).
+        "RATELIMIT_STORAGE_URI": "database://",
         # The shared store is down: let requests through (logged) rather than answer 500.
         "RATELIMIT_SWALLOW_ERRORS": True,
         "LIMIT_NEW_GAMES": "30 per minute; 200 per hour",
@@ -97,6 +104,12 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # Clubs made from an export file uploaded on the web (each upload is checked round by
         # round through the rules: seconds of CPU for a big club), per client address.
         "LIMIT_IMPORTS": "10 per hour; 30 per day",
+        # The address people reach the app at (https://scores.example.org): links in mails are
+        # built from it, never from the request's Host header (which anyone can set). Needed
+        # outside debug when a mail server is set. TRUSTED_HOSTS (None: PUBLIC_URL's host
+        # when it is set) refuses requests for any other host with 400.
+        "PUBLIC_URL": "",
+        "TRUSTED_HOSTS": None,
         # Werkzeug's password hashing; tests use a cheaper method to stay fast.
         "PASSWORD_HASH_METHOD": "scrypt",
     }
@@ -140,13 +153,30 @@ class InsecureConfig(RuntimeError):
     """The configuration would let anyone forge sessions: the app refuses to start."""
 
 
+def _spread_bits(key: str | bytes) -> float:
+    """How many bits the key's characters carry if each is drawn as often as it appears
+    (Shannon's estimate): about 6 a character for a random key, 0 for "aaaa..."."""
+    counts = Counter(key).values()
+    return -sum(n * math.log2(n / len(key)) for n in counts)
+
+
+def _repeats(key: str | bytes) -> bool:
+    """True for a key that is a shorter piece over and over ("abcabcabc...", "1234567890" x 2)."""
+    return any(
+        key == (key[:period] * len(key))[: len(key)] for period in range(1, len(key) // 2 + 1)
+    )
+
+
 def is_weak_secret_key(key: object) -> bool:
-    """True for a key anyone could guess: empty, short, or a well-known placeholder."""
-    if isinstance(key, bytes):
-        return len(key) < SECRET_KEY_MIN_LENGTH
-    if not isinstance(key, str):
+    """True for a key anyone could guess: empty, short, a well-known placeholder, or one of the
+    right length with little in it (few different characters, or a piece repeated)."""
+    if not isinstance(key, str | bytes):
         return True
-    return key.strip().lower() in WEAK_SECRET_KEYS or len(key) < SECRET_KEY_MIN_LENGTH
+    if len(key) < SECRET_KEY_MIN_LENGTH or _repeats(key):
+        return True
+    if isinstance(key, str) and key.strip().lower() in WEAK_SECRET_KEYS:
+        return True
+    return _spread_bits(key) < SECRET_KEY_MIN_BITS
 
 
 def instance_secret_key(instance_path: str) -> str:
@@ -189,8 +219,39 @@ def ensure_secret_key(app: Flask) -> None:
         )
         return
     raise InsecureConfig(
-        "SECRET_KEY is empty, a well-known placeholder or shorter than "
-        f"{SECRET_KEY_MIN_LENGTH} characters: anyone could forge sessions with it. "
+        "SECRET_KEY is empty, a well-known placeholder, shorter than "
+        f"{SECRET_KEY_MIN_LENGTH} characters or made of few different characters: anyone "
+        "could forge sessions with it. "
         "Unset it to use a random key kept in instance/secret_key, or set a long random one "
         "(python -c 'import secrets; print(secrets.token_urlsafe(48))')."
     )
+
+
+def public_url_parts(url: str) -> tuple[str, str, str]:
+    """(scheme, host[:port], path) of a PUBLIC_URL such as https://scores.example.org; a
+    clear ValueError for anything else."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ValueError(
+            f"PUBLIC_URL must be the address people open, such as https://scores.example.org, "
+            f"not {url!r}."
+        )
+    return parts.scheme, parts.netloc, parts.path.rstrip("/")
+
+
+def ensure_public_url(app: Flask) -> None:
+    """Check PUBLIC_URL and trust only its host when TRUSTED_HOSTS is not set. Outside debug
+    and tests, mail needs it: a link built from the request's Host header could point a
+    password-reset mail at someone else's server (InsecureConfig otherwise)."""
+    url = app.config.get("PUBLIC_URL") or ""
+    if url:
+        _scheme, netloc, _path = public_url_parts(url)
+        if app.config.get("TRUSTED_HOSTS") is None:
+            app.config["TRUSTED_HOSTS"] = [urlsplit("//" + netloc).hostname]
+        return
+    if app.config.get("MAIL_SERVER") and not (app.debug or app.testing):
+        raise InsecureConfig(
+            "A mail server is set but PUBLIC_URL is not: links in mails would be built from "
+            "the Host header each request brings, which anyone can forge. Set "
+            "SCOREKEEPER_PUBLIC_URL to the address people open (https://scores.example.org)."
+        )

@@ -7,9 +7,10 @@ Flask-Limiter's rate strings ("30 per minute; 200 per hour"). A club playing beh
 shares one address, so the defaults are far above what a whole club night does: a table saves
 a round every few minutes, a club night starts about ten games at once.
 
-Counts live in memory, per process, unless RATELIMIT_STORAGE_URI points at a shared store
-(e.g. redis://host:6379): with several app servers, or gunicorn workers, in-memory counts are
-kept by each, so a client gets the limit once per process.
+Counts live in the app's database by default (RATELIMIT_STORAGE_URI "database://",
+limit_store.py), so every gunicorn worker and every app server on one database counts
+together; a Redis or Memcached URL moves them there; "memory://" counts in each process alone
+(a client would get each limit once per process).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyRequests
 
+from scorekeeper import limit_store  # noqa: F401  (registers the "database://" storage)
 from scorekeeper.extensions import limiter
 
 # The extension key of the app's chart-drawing slots (one semaphore per app, so per process).

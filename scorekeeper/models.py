@@ -10,7 +10,7 @@ import secrets
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Boolean, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 # Base is defined beside db in extensions.py so this module can import db without a cycle.
@@ -484,3 +484,15 @@ class ClubEvent(Model):
     # What happened ("season_deleted", "night_deleted"), and what it was about, in words.
     action: Mapped[str] = mapped_column(String(30))
     detail: Mapped[str] = mapped_column(String(200), default="")
+
+
+class RateLimitCount(Model):
+    """One rate-limit counter (Flask-Limiter's fixed window), kept in the database so every
+    process of every app server counts together (scorekeeper/limit_store.py)."""
+
+    __tablename__ = "rate_limit_counts"
+
+    name: Mapped[str] = mapped_column(String(600), primary_key=True)
+    hits: Mapped[int]
+    # Unix time the window ends (a float: Flask-Limiter's own clock).
+    expires_at: Mapped[float] = mapped_column(Float, index=True)

@@ -1,4 +1,4 @@
-"""HTTP hardening: security headers on every response, and trusting a reverse proxy's headers.
+"""HTTP hardening: security headers on every response, no NUL byte inside, trusted proxies.
 
 A small after_request hook rather than Flask-Talisman: the original Talisman is archived, its
 fork's defaults (forcing HTTPS redirects, its own session-cookie settings) fight the settings
@@ -8,7 +8,7 @@ this app already has, and SVG charts keep their own stricter policy, which a per
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, abort, current_app, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.styles import page_style_sources
@@ -63,6 +63,19 @@ def add_security_headers(response: Response) -> Response:
     return response
 
 
+def refuse_nul_bytes() -> None:
+    """No token, name or field of ours holds a NUL byte (PostgreSQL cannot even store one):
+    404 for one in the path, 400 in the query, a cookie or a posted form. JSON bodies (the
+    API's) and uploads (the club importer's) are refused by their own checks, with a reason."""
+    if "\x00" in request.path:
+        abort(404)
+    fields = [*request.args.items(multi=True), *request.cookies.items(multi=True)]
+    if request.mimetype == "application/x-www-form-urlencoded":
+        fields += request.form.items(multi=True)
+    if any("\x00" in key or "\x00" in value for key, value in fields):
+        abort(400)
+
+
 def trusted_proxies(app: Flask) -> int:
     """The TRUSTED_PROXIES setting as a count (0 when unset); a clear error when it is not one."""
     value = app.config.get("TRUSTED_PROXIES") or 0
@@ -76,8 +89,10 @@ def trusted_proxies(app: Flask) -> int:
 
 
 def init_app(app: Flask) -> None:
-    """Add the headers hook, and read X-Forwarded-* from as many proxies as are trusted."""
+    """Add the headers and NUL hooks, and read X-Forwarded-* from as many proxies as are
+    trusted."""
     app.after_request(add_security_headers)
+    app.before_request(refuse_nul_bytes)
     proxies = trusted_proxies(app)
     if proxies:
         # The client address, scheme and host as the outermost trusted proxy saw them; with 0

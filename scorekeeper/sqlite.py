@@ -33,6 +33,7 @@ tries), so that under load the lock goes to whoever polls next, not to whoever w
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -106,9 +107,25 @@ def configure_engine(engine: Engine, busy_timeout: float) -> None:
         drop_writer_lock(record.info)
 
 
+def create_private(path: str | None) -> None:
+    """Make the database file, empty (which SQLite reads as an empty database), readable by
+    this user only, before SQLite makes it with the umask's 0644: it holds every account's
+    password hash. SQLite gives its -wal and -shm files the database file's mode."""
+    if not path or path == ":memory:" or os.path.exists(path):
+        return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass  # another worker made it first
+    except OSError:
+        return  # a folder that does not exist: SQLite says so on connecting
+
+
 def init_app(app: Flask) -> None:
-    """Configure the app's engine when it is SQLite (PostgreSQL needs none of this)."""
+    """Configure the app's engine when it is SQLite (PostgreSQL needs none of this); a new
+    database file is made readable by this user only."""
     with app.app_context():
         engine = db.engine
     if engine.dialect.name == "sqlite":
+        create_private(engine.url.database)
         configure_engine(engine, float(app.config.get("SQLITE_BUSY_TIMEOUT", 5.0)))

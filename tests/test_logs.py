@@ -106,7 +106,7 @@ def test_gunicorn_access_log_has_no_token_or_credential(app, app_config, tmp_pat
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "DATABASE_URL": app_config["SQLALCHEMY_DATABASE_URI"],
-        "SECRET_KEY": "k" * 40,
+        "SECRET_KEY": "Tz4q-Hv9wLp2Xk7RmB3nYc8Fd",
         "HOST": "127.0.0.1",
         "PORT": str(port),
         "WORKERS": "1",

@@ -88,3 +88,32 @@ def test_at_most_so_many_reset_mails_go_to_one_address_whoever_asks(
     assert [answer.status_code for answer in answers] == [302] * 4
     mailbox.wait_for("ana@example.com", 2)
     assert len(mailbox.to("ana@example.com")) == 2
+
+
+def test_outside_debug_no_live_link_is_logged_and_owners_are_warned(
+    app, app_config, user_factory, sign_in, caplog
+):
+    """A server without a mail server: the log never holds a live token, and every page tells
+    a club's owner that no mail goes out (members who own nothing are not bothered)."""
+    from scorekeeper.extensions import db
+    from scorekeeper.models import User
+    from scorekeeper.services import clubs as club_service
+
+    server = create_app({**app_config, "TESTING": False, "SECRET_KEY": "Tz4q-Hv9wLp2Xk7RmB3nYc8Fd"})
+    owner, member = user_factory("Owner", "owner@example.com"), user_factory("Mo")
+    with app.app_context():
+        club_service.create_club(db.session.get(User, owner.id), "Thursday Trains")
+    client = server.test_client()
+    with caplog.at_level(logging.WARNING, logger="scorekeeper.mail"):
+        assert client.post("/forgot-password", data={"email": owner.email}).status_code == 302
+    assert "this mail was not sent" in caplog.text and "To: owner@example.com" in caplog.text
+    assert "/reset-password/[redacted]" in caplog.text
+    token = caplog.text.split("/reset-password/")[1].split()[0]
+    assert token == "[redacted]"
+    warning = "This server sends no mail"
+    sign_in(client, owner.email, owner.password)
+    for path in ("/", "/clubs", "/account"):
+        assert warning in client.get(path).get_data(as_text=True), path
+    other = server.test_client()
+    sign_in(other, member.email, member.password)
+    assert warning not in other.get("/").get_data(as_text=True)

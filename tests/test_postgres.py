@@ -18,6 +18,7 @@ from sqlalchemy import func, inspect, select
 from scorekeeper import core, create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game, Season, User, utcnow
+from scorekeeper.services import accounts as account_service
 from scorekeeper.services import club_games, removals
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
@@ -104,3 +105,63 @@ def _delete_a_club_with_everything_in_it() -> None:
     removals.delete_club(club, owner, "Thursday Trains")
     assert db.session.execute(select(func.count(Club.id))).scalar_one() == 0
     assert db.session.execute(select(func.count(Game.id))).scalar_one() == 1
+
+
+TOKEN_LINKS = [
+    ("GET", "/s/%00"),
+    ("GET", "/s/%00/live"),
+    ("GET", "/s/%00/print"),
+    ("GET", "/s/%00/qr.svg"),
+    ("GET", "/s/%00/chart/race.svg"),
+    ("POST", "/s/%00/keep"),
+    ("GET", "/e/%00"),
+    ("POST", "/e/%00"),
+    ("GET", "/c/%00"),
+    ("GET", "/invite/%00"),
+    ("POST", "/invite/%00"),
+    ("GET", "/s/a%00b"),
+    ("GET", "/reset-password/%00"),
+    ("GET", "/verify-email/%00"),
+]
+
+
+def test_nul_bytes_are_refused_not_a_500_on_postgresql(postgres_url):
+    """PostgreSQL cannot store a NUL byte (psycopg raises DataError): one in a token link, a
+    name or a cookie is a 404 or 400 before the database is asked."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "pg",
+            "SQLALCHEMY_DATABASE_URI": postgres_url,
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+            "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
+        }
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+        owner = account_service.create_user("Olga", "olga-nul@example.com", "a long passphrase")
+        club_id = club_service.create_club(owner, "Nul Club").id
+    client = app.test_client()
+    for method, path in TOKEN_LINKS:
+        assert client.open(path, method=method).status_code == 404, path
+    client.set_cookie("sk_device", "a\x00b")
+    assert client.get("/").status_code == 400
+    client.delete_cookie("sk_device")
+    signed = client.post(
+        "/sign-in", data={"email": "olga-nul@example.com", "password": "a long passphrase"}
+    )
+    assert signed.status_code == 302
+    added = client.post(f"/clubs/{club_id}/roster", data={"display_name": "Ana\x00Bel"})
+    assert added.status_code == 400
+    assert client.get(f"/clubs/{club_id}/roster?q=%00").status_code == 400
+    api = client.post("/api/v1/games", json={"players": ["Ana\x00", "Ben"]})
+    assert api.status_code == 400
+    assert (
+        client.post("/sign-in", data={"email": "x\x00@example.com", "password": "x"}).status_code
+        == 400
+    )
+    with app.app_context():
+        assert roster_service.roster_of(db.session.get(Club, club_id)) == []
+        db.session.remove()
+        db.engine.dispose()

@@ -66,14 +66,20 @@ def test_create_app_without_a_key_signs_with_the_instance_key(tmp_path):
 
 def test_a_set_key_is_used_and_no_file_is_made(tmp_path, monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "k" * 40)
-    app = bare_app(str(tmp_path))
+    app = bare_app(str(tmp_path), DEBUG=True)
     ensure_secret_key(app)
     assert app.config["SECRET_KEY"] == "k" * 40
     assert not (tmp_path / SECRET_KEY_FILE).exists()
 
 
 @pytest.mark.parametrize(
-    "key", ["dev", "", "changeme", "ChangeMe", "secret", "short-key-123", b"bytes", "   "]
+    "key",
+    [
+        *("dev", "", "changeme", "ChangeMe", "secret", "short-key-123", b"bytes", "   "),
+        # The right length, little in it: one character, a repeated piece, two characters.
+        *("a" * 40, "12345678901234567890", "abcabcabcabcabcabcabcabc", "ab" * 10 + "ba" * 10),
+        b"\x00" * 32,
+    ],
 )
 def test_a_weak_key_is_refused_outside_debug_and_tests(tmp_path, key):
     app = bare_app(str(tmp_path), SECRET_KEY=key)
@@ -100,7 +106,10 @@ def test_a_weak_key_is_allowed_in_debug_and_tests(tmp_path, mode, caplog):
 
 def test_a_strong_key_starts_quietly(tmp_path, caplog):
     create_app(
-        {"SECRET_KEY": "x" * 40, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'w.sqlite'}"},
+        {
+            "SECRET_KEY": "Tz4q-Hv9wLp2Xk7RmB3nYc8Fd",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'w.sqlite'}",
+        },
         instance_path=str(tmp_path),
     )
     assert "SECRET_KEY" not in caplog.text
@@ -110,3 +119,27 @@ def test_a_long_random_key_is_not_weak():
     assert not is_weak_secret_key("x7Qp2mZr9LkT4vWc8NsB")
     assert not is_weak_secret_key(os.urandom(32))
     assert is_weak_secret_key(None)
+
+
+def test_the_instance_database_and_key_are_readable_by_their_owner_only(tmp_path):
+    """The SQLite file holds every password hash, the key signs every session: 0600, whatever
+    the umask (SQLite gives its -wal and -shm files the database's mode)."""
+    import stat
+
+    import flask_migrate
+
+    from scorekeeper.extensions import db
+
+    previous = os.umask(0o022)
+    try:
+        app = create_app({"TESTING": True}, instance_path=str(tmp_path))
+        with app.app_context():
+            flask_migrate.upgrade()
+            db.session.execute(db.text("SELECT 1"))
+            files = sorted(p.name for p in tmp_path.iterdir() if p.is_file())
+            modes = {name: stat.S_IMODE((tmp_path / name).stat().st_mode) for name in files}
+            db.engine.dispose()
+    finally:
+        os.umask(previous)
+    assert {"scorekeeper.sqlite", SECRET_KEY_FILE} <= set(modes)
+    assert modes == dict.fromkeys(files, 0o600)

@@ -12,7 +12,7 @@ from flask import request
 
 from scorekeeper import create_app
 from scorekeeper.responses import SVG_POLICY
-from scorekeeper.security import CONTENT_SECURITY_POLICY, trusted_proxies
+from scorekeeper.security import CONTENT_SECURITY_POLICY, HEADERS, trusted_proxies
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services.games.unit import Busy
 
@@ -131,11 +131,18 @@ def test_error_answers_carry_the_headers(app, app_config):
         assert_hardened(response, name=name)
 
 
-@pytest.mark.parametrize("path", ["/s/{token}/chart/race.svg", "/s/{token}/qr.svg"])
+@pytest.mark.parametrize(
+    "path",
+    ["/s/{token}/chart/race.svg", "/s/{token}/chart/rounds.svg", "/s/{token}/qr.svg"],
+)
 def test_svg_images_keep_their_stricter_policy(client, game, path):
     response = client.get(path.format(token=game["view_token"]))
     assert response.status_code == 200 and response.mimetype == "image/svg+xml"
     assert_hardened(response, policy=SVG_POLICY)
+    # No CSS at all, so the policy allows none ('unsafe-inline' would let injected CSS in).
+    assert "unsafe-inline" not in SVG_POLICY and "style-src" not in SVG_POLICY
+    svg = response.get_data(as_text=True)
+    assert "<style" not in svg and " style=" not in svg
 
 
 def test_a_page_s_own_styles_are_allowed_by_their_hash_and_nothing_else(client, game):
@@ -256,3 +263,15 @@ def test_sign_in_throttle_sees_clients_through_the_proxy(app, app_config):
 
 def test_trusted_proxies_defaults_to_none(app):
     assert trusted_proxies(app) == 0
+
+
+def test_the_nginx_example_adds_every_security_header_gunicorn_s_own_errors_lack():
+    """gunicorn answers 400/414/431 itself, without the app's headers: docs/deploy.md's proxy
+    adds each one the answer lacks."""
+    deploy = (Path(__file__).resolve().parents[1] / "docs" / "deploy.md").read_text()
+    for name in [*HEADERS, "Strict-Transport-Security"]:
+        if name == "Cross-Origin-Opener-Policy":
+            continue  # only matters for pages, which the app always answers itself
+        variable = name.lower().replace("-", "_")
+        assert f"map $upstream_http_{variable} " in deploy, name
+        assert re.search(rf"add_header {name} \$sk_\w+ always;", deploy), name

@@ -6,7 +6,6 @@ fill someone's inbox from many clients; past that, the page answers as usual and
 
 from __future__ import annotations
 
-from flask import url_for
 from flask_babel import gettext as _
 
 from scorekeeper import limits, mail
@@ -20,7 +19,7 @@ def _send(kind: str, user: User, subject: str, endpoint: str, token: str, **cont
     the address may get one more mail of this kind now; False if none went out."""
     if not limits.mail_allowed(kind, user.email):
         return False
-    link = url_for(f"accounts.{endpoint}", token=token, _external=True)
+    link = mail.link(f"accounts.{endpoint}", token=token)
     return mail.send(user.email, subject, endpoint, user=user, link=link, **context)
 
 
@@ -42,3 +41,18 @@ def send_reset(user: User) -> bool:
         token = account_links.reset_token(user)
         minutes = int(account_links.RESET_LIFETIME.total_seconds() // 60)
         return _send("reset", user, subject, "reset_password", token, minutes=minutes)
+
+
+def send_account_exists(email: str) -> bool:
+    """Tell the owner of `email` that someone tried to sign up with it (perhaps they forgot
+    they had an account): how to sign in, or choose a new password. False if none went out."""
+    user = account_links.user_by_email(email)
+    if user is None or not limits.mail_allowed("exists", user.email):
+        return False
+    with speaking(user.locale):
+        subject = _("You already have a Scorekeeper account")
+        sign_in = mail.link("accounts.sign_in")
+        forgot = mail.link("accounts.forgot_password")
+        return mail.send(
+            user.email, subject, "account_exists", user=user, sign_in=sign_in, forgot=forgot
+        )

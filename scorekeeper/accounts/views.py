@@ -6,7 +6,10 @@ needed to play a quick game; these pages are for clubs and the API.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import (
+    Response,
     abort,
     current_app,
     flash,
@@ -19,7 +22,9 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required, login_user, logout_user
+from itsdangerous import BadSignature, URLSafeSerializer
 
 from scorekeeper import limits
 from scorekeeper.accounts import bp
@@ -30,12 +35,15 @@ from scorekeeper.accounts.forms import (
     SignInForm,
     SignUpForm,
 )
-from scorekeeper.accounts.mails import send_verification
+from scorekeeper.accounts.mails import send_account_exists, send_verification
 from scorekeeper.i18n import LANGUAGE_COOKIE, remember_language
 from scorekeeper.models import User
 from scorekeeper.responses import safe_next
 from scorekeeper.services import accounts as account_service
 
+# A browser that signed in to an account keeps a signed mark of it for a year.
+DEVICE_COOKIE = "known_device"
+DEVICE_COOKIE_LIFETIME = timedelta(days=365)
 # Ids are 32-bit integers: a larger one in a URL is simply not found.
 TOKEN = "<id:token_id>"
 
@@ -61,6 +69,34 @@ def sign_in_browser(user: User, remember: bool) -> None:
     # Flask-Login keeps user.get_id() ('id:version'); the session's own key goes with it, into
     # the session cookie and the remember-me cookie alike.
     session["_user_id"] = session_id
+
+
+def _device_signer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt=DEVICE_COOKIE)
+
+
+def known_device() -> int | None:
+    """The account this browser signed in to before (its signed mark), if any: its sign-ins
+    skip the account's growing delay that guessers elsewhere cause."""
+    try:
+        user_id = _device_signer().loads(request.cookies.get(DEVICE_COOKIE, ""))
+    except BadSignature:
+        return None
+    return user_id if isinstance(user_id, int) else None
+
+
+def mark_known_device(response: Response, user: User) -> Response:
+    """Mark this browser as one the account signed in on (a signed id, sent to /sign-in only)."""
+    response.set_cookie(
+        DEVICE_COOKIE,
+        _device_signer().dumps(user.id),
+        max_age=int(DEVICE_COOKIE_LIFETIME.total_seconds()),
+        path=url_for("accounts.sign_in"),
+        secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
 
 
 def _throttled(template: str, form, message: str, error: account_service.TooManyAttempts):
@@ -98,7 +134,9 @@ def _page(template: str, status: int = 200, **context) -> ResponseReturnValue:
 @bp.route("/sign-up", methods=["GET", "POST"])
 @limits.sign_ups
 def sign_up() -> ResponseReturnValue:
-    """Create an account (name, email, password twice), then sign it in."""
+    """Create an account (name, email, password twice), then send the visitor to sign in.
+    A taken address gets the same answer (its owner a mail instead), so this page tells
+    nobody who has an account."""
     if current_user.is_authenticated:
         return redirect(_next_url() or url_for("accounts.account"))
     form = SignUpForm()
@@ -109,20 +147,20 @@ def sign_up() -> ResponseReturnValue:
             form.name.data or "", form.email.data, form.password.data
         )
     except account_service.EmailTaken:
-        form.email.errors = [_("An account already uses this email address: sign in instead.")]
-        return _page("accounts/sign_up.html", 422, form=form)
-    sign_in_browser(user, remember=False)
-    send_verification(user)
+        # Said to nobody but the address's owner: the answer is the same as for a new address.
+        send_account_exists(form.email.data)
+    else:
+        send_verification(user)
     flash(
         _(
-            "Welcome, %(name)s! Your account is ready. To join a club, confirm your email "
-            "address: follow the link we sent to %(email)s.",
-            name=user.name,
-            email=user.email,
+            "Thank you. We sent a mail to %(email)s. If the address is new here, your account "
+            "is ready: sign in below, and follow the mailed link to confirm the address (needed "
+            "to join a club). If it already had an account, the mail says how to get back in.",
+            email=account_service.normalise_email(form.email.data),
         ),
         "success",
     )
-    return redirect(_next_url() or url_for("main.index"))
+    return redirect(url_for("accounts.sign_in", next=_next_url()))
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])
@@ -135,20 +173,27 @@ def sign_in() -> ResponseReturnValue:
         return _page("accounts/sign_in.html", 422 if form.is_submitted() else 200, form=form)
     try:
         user = account_service.authenticate(
-            form.email.data, form.password.data or "", request.remote_addr
+            form.email.data, form.password.data or "", request.remote_addr, known_device()
         )
     except account_service.TooManyAttempts as error:
-        message = _(
-            "Too many failed sign-ins. Wait %(minutes)s minutes, then try again.",
-            minutes=error.minutes,
-        )
+        if error.seconds < 120:
+            message = ngettext(
+                "Too many failed sign-ins. Wait %(num)d second, then try again.",
+                "Too many failed sign-ins. Wait %(num)d seconds, then try again.",
+                error.seconds,
+            )
+        else:
+            message = _(
+                "Too many failed sign-ins. Wait %(minutes)s minutes, then try again.",
+                minutes=error.minutes,
+            )
         return _throttled("accounts/sign_in.html", form, message, error)
     except account_service.BadCredentials:
         message = _("That email and password do not match an account. Check them and try again.")
         return _page("accounts/sign_in.html", 422, form=form, general=[message])
     sign_in_browser(user, remember=bool(form.remember.data))
     flash(_("Signed in as %(name)s.", name=user.name), "success")
-    return redirect(_next_url() or url_for("main.index"))
+    return mark_known_device(redirect(_next_url() or url_for("main.index")), user)
 
 
 @bp.post("/sign-out")

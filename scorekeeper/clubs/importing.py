@@ -28,6 +28,9 @@ from scorekeeper.services import importer
 
 # Room for the multipart envelope and the CSRF field around a file of the largest size.
 FORM_ROOM = 64 * 1024
+# A file over the limit is read and dropped up to this many bytes, so the browser, still
+# sending, gets the page that says why instead of a closed connection; past it, it is closed.
+DRAIN_MAX = 64 * 1024 * 1024
 
 
 def _upload_limit() -> int:
@@ -37,6 +40,19 @@ def _upload_limit() -> int:
 def _render(form: ImportForm, user, status: int = 200) -> ResponseReturnValue:
     confirmed = user.email_verified_at is not None
     return render_template("clubs/import.html", form=form, confirmed=confirmed), status
+
+
+def _drain() -> None:
+    """Read and drop the rest of a refused upload (up to DRAIN_MAX bytes): a server that
+    answers while the client is still sending closes the connection on it, and the browser
+    shows a network error instead of our reason."""
+    stream = request.environ.get("wsgi.input")
+    left = min(request.content_length or 0, DRAIN_MAX)
+    while stream is not None and left > 0:
+        chunk = stream.read(min(left, 1 << 16))
+        if not chunk:
+            break
+        left -= len(chunk)
 
 
 def _refused(message: str, status: int, user) -> ResponseReturnValue:
@@ -61,6 +77,7 @@ def import_club() -> ResponseReturnValue:
         form = ImportForm()
         valid = form.validate()
     except RequestEntityTooLarge:
+        _drain()
         message = _(
             "The file is larger than %(limit)s bytes: it is not a club export. Nothing was "
             "imported.",

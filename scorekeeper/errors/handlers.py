@@ -9,7 +9,12 @@ from flask_babel import ngettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
+from werkzeug.exceptions import (
+    HTTPException,
+    InternalServerError,
+    SecurityError,
+    ServiceUnavailable,
+)
 
 from scorekeeper import limits
 from scorekeeper.extensions import db
@@ -60,6 +65,11 @@ def wants_json() -> bool:
 def handle_http_error(error: HTTPException) -> ResponseReturnValue:
     """Render the error as JSON or as a page, keeping headers such as Allow."""
     code = error.code or 500
+    if isinstance(error, SecurityError):
+        # A Host the app does not serve (TRUSTED_HOSTS): no page of ours links anywhere from
+        # there, so the answer is plain text built without a URL.
+        message = _("This server does not answer for that address.")
+        return make_response(message, 400, {"Content-Type": "text/plain; charset=utf-8"})
     if code >= 500:
         # A failed flush or commit leaves the session unusable for the error page itself.
         db.session.rollback()

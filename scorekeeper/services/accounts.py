@@ -4,10 +4,12 @@ Passwords are hashed by Werkzeug (scrypt by default); API tokens and session key
 only as their SHA-256, so a copy of the database opens no account. Every public function that
 writes commits.
 
-Sign-in throttling counts failures per (account, address) pair, so a guesser at one address
-cannot lock the owner out from another; a higher limit per account over a longer window still
-slows a guesser spread over many addresses, and a limit per address slows one address trying
-many accounts. Addresses are what the trusted-proxy setting makes of X-Forwarded-For.
+Sign-in throttling never locks an account out: limits that refuse are per (account, address)
+pair, so typos or a guesser at one address hold back only that account there; an address
+that fails on many accounts may try no new ones for a while. Failures for one account from
+every address only space its attempts out, by a delay that grows with each failure and never
+exceeds a minute, and a browser the account signed in on before skips even that (its
+known-device mark). Addresses are what the trusted-proxy setting makes of X-Forwarded-For.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
+from typing import NoReturn
 
 from flask import current_app
 from sqlalchemy import ColumnElement, delete, func, select
@@ -27,13 +30,17 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, SignInAttempt, User, UserSession, utcnow
 
-# Sign-in attempts: at most this many failures within the window; the next attempt is refused
-# (before the password is even looked at) until the oldest failure leaves the window.
+# Sign-in attempts. Refusals (before the password is even looked at) are per pair: at most
+# this many failures of one account from one address within the window.
 WINDOW = timedelta(minutes=15)
-MAX_FAILURES_PER_PAIR = 5  # one account from one address, per WINDOW
-MAX_FAILURES_PER_ADDRESS = 20  # any accounts from one address, per WINDOW
+MAX_FAILURES_PER_PAIR = 5
+# One address failing on this many accounts within WINDOW may try no other account then.
+MAX_ACCOUNTS_PER_ADDRESS = 10
+# One account's failures from every address within the hour: the first ones are free, then
+# each attempt waits 1, 2, 4... seconds after the last failure, at most MAX_ACCOUNT_DELAY.
 ACCOUNT_WINDOW = timedelta(hours=1)
-MAX_FAILURES_PER_ACCOUNT = 50  # one account from every address, per ACCOUNT_WINDOW
+FREE_FAILURES_PER_ACCOUNT = 10
+MAX_ACCOUNT_DELAY = timedelta(minutes=1)
 # A signed-in browser's server-side session lasts at most this long (the remember-me cookie's).
 SESSION_LIFETIME = timedelta(days=30)
 TOKEN_PREFIX = "sk_"
@@ -169,11 +176,13 @@ def _decoy_hash(method: str) -> str:
 
 
 def create_user(name: str, email: str, password: str) -> User:
-    """Create an account; raises EmailTaken if the (normalised) address is in use."""
+    """Create an account; raises EmailTaken if the (normalised) address is in use. The
+    password is hashed first either way, so a taken address answers no faster."""
     email = normalise_email(email)
+    hashed = password_hash(password)
     if db.session.execute(select(User.id).where(User.email == email)).first() is not None:
         raise EmailTaken(email)
-    user = User(name=name.strip(), email=email, password_hash=password_hash(password))
+    user = User(name=name.strip(), email=email, password_hash=hashed)
     db.session.add(user)
     try:
         db.session.commit()
@@ -193,28 +202,53 @@ def _failures(since: datetime, *conditions: ColumnElement[bool]) -> tuple[int, d
     return count, oldest
 
 
-def _throttle(email: str, address: str | None) -> tuple[str, str]:
-    """Prune old attempts; TooManyAttempts if the (email, address) pair, the address or the
-    email across all addresses used up its failures. Returns the email and address as stored."""
+def account_delay(failures: int) -> timedelta:
+    """How long after an account's last failure its next attempt waits, after `failures`
+    failures within the hour from every address: nothing, then 1, 2, 4... seconds, at most
+    MAX_ACCOUNT_DELAY (a delay, never a lockout)."""
+    extra = failures - FREE_FAILURES_PER_ACCOUNT
+    if extra < 0:
+        return timedelta(0)
+    return min(MAX_ACCOUNT_DELAY, timedelta(seconds=2 ** min(extra, 16)))
+
+
+def _throttle(email: str, address: str | None, known: bool = False) -> tuple[str, str]:
+    """Prune old attempts; TooManyAttempts if this (email, address) pair used up its failures,
+    if the address failed on too many other accounts, or (unless `known`: this browser signed
+    in to the account before) while the account's growing delay runs. Returns the email and
+    address as stored."""
     email = email[:EMAIL_MAX]
     address = (address or "unknown")[:ADDRESS_MAX]
     now = utcnow()
     db.session.execute(delete(SignInAttempt).where(SignInAttempt.at < now - max_window()))
-    limits = (
-        (
-            WINDOW,
-            MAX_FAILURES_PER_PAIR,
-            (SignInAttempt.email == email, SignInAttempt.address == address),
-        ),
-        (WINDOW, MAX_FAILURES_PER_ADDRESS, (SignInAttempt.address == address,)),
-        (ACCOUNT_WINDOW, MAX_FAILURES_PER_ACCOUNT, (SignInAttempt.email == email,)),
+    count, oldest = _failures(
+        now - WINDOW, SignInAttempt.email == email, SignInAttempt.address == address
     )
-    for window, limit, conditions in limits:
-        count, oldest = _failures(now - window, *conditions)
-        if count >= limit:
-            db.session.commit()
-            raise TooManyAttempts(email, (oldest or now) + window - now)
+    if count >= MAX_FAILURES_PER_PAIR:
+        _refuse(email, (oldest or now) + WINDOW - now)
+    if count == 0:
+        accounts, oldest = db.session.execute(
+            select(func.count(SignInAttempt.email.distinct()), func.min(SignInAttempt.at)).where(
+                SignInAttempt.at >= now - WINDOW, SignInAttempt.address == address
+            )
+        ).one()
+        if accounts >= MAX_ACCOUNTS_PER_ADDRESS:
+            _refuse(email, (oldest or now) + WINDOW - now)
+    if not known:
+        failures, last = db.session.execute(
+            select(func.count(SignInAttempt.id), func.max(SignInAttempt.at)).where(
+                SignInAttempt.at >= now - ACCOUNT_WINDOW, SignInAttempt.email == email
+            )
+        ).one()
+        wait = (last or now) + account_delay(failures) - now
+        if wait > timedelta(0):
+            _refuse(email, wait)
     return email, address
+
+
+def _refuse(email: str, wait: timedelta) -> NoReturn:
+    db.session.commit()  # the pruning
+    raise TooManyAttempts(email, wait)
 
 
 def max_window() -> timedelta:
@@ -227,19 +261,25 @@ def _record_failure(email: str, address: str) -> None:
     db.session.commit()
 
 
-def authenticate(email: str, password: str, address: str | None) -> User:
+def authenticate(
+    email: str, password: str, address: str | None, known_user: int | None = None
+) -> User:
     """The account these credentials open. Raises TooManyAttempts (before looking at the
-    password) when this email from this address, this address, or this email from anywhere
-    used up its failures, else BadCredentials on a mismatch, which is recorded as a failure."""
-    email, address = _throttle(normalise_email(email), address)
+    password) when this email from this address used up its failures, this address failed on
+    too many accounts, or the account's growing delay runs (skipped when `known_user` is its
+    id: the browser's known-device mark), else BadCredentials on a mismatch, which is recorded
+    as a failure."""
+    email = normalise_email(email)
     user = db.session.execute(select(User).where(User.email == email)).scalar_one_or_none()
+    known = user is not None and known_user == user.id
+    email, address = _throttle(email, address, known)
     if user is None or user.password_hash is None:
         method = current_app.config.get("PASSWORD_HASH_METHOD", "scrypt")
         check_password_hash(_decoy_hash(method), password)
         matched = False
     else:
         matched = check_password_hash(user.password_hash, password)
-    if not matched:
+    if not matched or user is None:
         _record_failure(email, address)
         raise BadCredentials(email)
     assert user is not None  # a password matched only the user's own hash

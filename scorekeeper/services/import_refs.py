@@ -48,6 +48,16 @@ def check_references(doc: Mapping[str, Any]) -> None:
                 f"{path}.merged_into", N_("%(value)s is not another roster ref"), value=str(merged)
             )
 
+    if not any(member["role"] == "owner" for member in doc["members"]):
+        raise problem("members", N_("no member is the club's owner: a club needs one"))
+    for index, season in enumerate(doc["seasons"]):
+        if season["ends_on"] < season["starts_on"]:
+            raise problem(
+                f"seasons[{index}].ends_on",
+                N_("%(value)s is before the season starts"),
+                value=season["ends_on"].isoformat(),
+            )
+
     seasons = {season["ref"] for season in doc["seasons"]}
     _unique((season["ref"] for season in doc["seasons"]), "seasons", "ref")
     nights = {night["ref"] for night in doc["club_nights"]}

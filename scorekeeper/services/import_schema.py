@@ -108,8 +108,20 @@ def _text(
     return schema
 
 
-# Links stay unique, and an empty token would open nothing.
-_TOKEN = {**_text(64, title=N_("a token")), "minLength": 1}
+# Links stay unique, and an empty token would open nothing; a token is URL-safe base64, as the
+# app makes them (22 characters), never anything a path could be made of.
+_TOKEN = {
+    **_text(64, title=N_("a token")),
+    "minLength": 1,
+    "allOf": [
+        {
+            "pattern": "^[A-Za-z0-9_-]{16,64}\\Z",
+            "title": N_("a link token (16 to 64 letters, digits, - or _)"),
+        }
+    ],
+}
+# A name must say something: not empty, not only spaces.
+_NAMED = {"allOf": [{"pattern": r"\S", "title": N_("a name (it cannot be empty)")}]}
 
 
 def _email(*, optional: bool = False) -> dict[str, Any]:
@@ -168,7 +180,7 @@ SCHEMA: dict[str, Any] = _record(
         "version": {"const": VERSION},
         "club": _record(
             {
-                "name": _text(80),
+                "name": {**_text(80), **_NAMED},
                 "created_at": _when(),
                 "public": _FLAG,
                 "public_token": _TOKEN,

@@ -49,6 +49,8 @@ IMPORT_MAX_BYTES = 20 * 1024 * 1024
 # The format is about 6 levels deep; anything much deeper is not an export (and parsing it
 # would exhaust Python's stack).
 MAX_DEPTH = 20
+# Every number in the format fits in 32 bits (10 digits); a longer one is not an export's.
+MAX_DIGITS = 20
 _TOKEN_BATCH = 500
 # A JSON string (escapes included), then anything that is not a bracket.
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
@@ -77,6 +79,31 @@ def _depth(text: str) -> int:
         depth += 1 if bracket in "[{" else -1
         deepest = max(deepest, depth)
     return deepest
+
+
+def _whole_number(digits: str) -> int:
+    """A JSON integer, refused before Python converts one longer than any field holds (a
+    5000-digit number would otherwise stop the reader with Python's own error)."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise ImportProblem(
+            N_("The file holds a number of more than %(digits)s digits: no field takes one."),
+            digits=MAX_DIGITS,
+        )
+    return int(digits)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused if it names one key twice (which value would count is not said
+    by JSON, and readers disagree)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ImportProblem(
+                N_("The file names %(key)s twice in one object: it is not a club export."),
+                key=repr(key),
+            )
+        found[key] = value
+    return found
 
 
 def read_document(source: BinaryIO | bytes) -> object:
@@ -108,7 +135,7 @@ def read_document(source: BinaryIO | bytes) -> object:
             depth=MAX_DEPTH,
         )
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_whole_number, object_pairs_hook=_object)
     except json.JSONDecodeError as error:
         # Where it stops being JSON (the json module says what it expected only in English).
         raise ImportProblem(

@@ -154,35 +154,69 @@ def test_the_owner_still_signs_in_from_another_address(ana):
     assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.1") is ana
 
 
-def test_a_spread_out_attack_is_held_back_by_the_account_limit(ana):
-    per_address = account_service.MAX_FAILURES_PER_PAIR - 1
-    addresses = -(-account_service.MAX_FAILURES_PER_ACCOUNT // per_address)
-    for number in range(addresses):
-        left = account_service.MAX_FAILURES_PER_ACCOUNT - attempts()
-        fail(ana.email, f"198.51.100.{number}", min(per_address, left))
-    assert attempts() == account_service.MAX_FAILURES_PER_ACCOUNT
+def guess(email: str, address: str, known_user: int | None = None) -> float | None:
+    """One wrong password: None if it was checked (and failed), else the seconds to wait."""
+    try:
+        account_service.authenticate(email, "wrong", address, known_user)
+    except account_service.BadCredentials:
+        return None
+    except account_service.TooManyAttempts as refused:
+        return refused.retry_after.total_seconds()
+    raise AssertionError("a wrong password opened the account")
+
+
+def test_a_spread_out_attack_only_delays_the_account(ana):
+    # 60 guesses from 12 addresses: after the free ones, each waits for the growing delay.
+    waits = [guess(ana.email, f"198.51.100.{n % 12}") for n in range(60)]
+    checked = waits.count(None)
+    assert checked == account_service.FREE_FAILURES_PER_ACCOUNT
+    assert 0 < max(w for w in waits if w is not None) <= 60
+    # The owner, from a new address and a browser never seen, waits a moment, no more...
     with pytest.raises(account_service.TooManyAttempts) as refused:
         account_service.authenticate(ana.email, PASSWORD, "10.0.0.1")
-    assert 55 < refused.value.minutes <= 60
-    # Failures an hour old no longer count, and are pruned.
-    db.session.execute(
-        update(SignInAttempt).values(
-            at=utcnow() - account_service.ACCOUNT_WINDOW - timedelta(seconds=1)
-        )
+    assert refused.value.seconds <= 60
+    # ...and from a browser that signed in to the account before, not even that.
+    assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.1", ana.id) is ana
+    # The delay grows with each failure, up to a minute; then the right password works.
+    assert account_service.account_delay(account_service.FREE_FAILURES_PER_ACCOUNT + 3) == (
+        timedelta(seconds=8)
     )
+    assert account_service.account_delay(1000) == account_service.MAX_ACCOUNT_DELAY
+    db.session.execute(update(SignInAttempt).values(at=SignInAttempt.at - timedelta(minutes=1)))
+    db.session.commit()
+    assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.1") is ana
+    # An hour on, the failures no longer count and are pruned.
+    older = utcnow() - account_service.ACCOUNT_WINDOW - timedelta(seconds=1)
+    db.session.execute(update(SignInAttempt).values(at=older))
     db.session.commit()
     assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.1") is ana
     assert attempts() == 0
 
 
-def test_too_many_failures_from_one_address(ana):
-    for number in range(account_service.MAX_FAILURES_PER_ADDRESS):
+def test_another_account_s_mark_does_not_skip_the_delay(ana):
+    ben = account_service.create_user("Ben", "ben@example.com", PASSWORD)
+    for n in range(account_service.FREE_FAILURES_PER_ACCOUNT + 1):
+        guess(ana.email, f"198.51.100.{n}")
+    assert guess(ana.email, "10.0.0.1", known_user=ben.id) is not None
+
+
+def test_an_address_failing_on_many_accounts_may_try_no_other(ana):
+    for number in range(account_service.MAX_ACCOUNTS_PER_ADDRESS):
         with pytest.raises(account_service.BadCredentials):
             account_service.authenticate(f"guess{number}@example.com", "x", "10.0.0.1")
     with pytest.raises(account_service.TooManyAttempts):
         account_service.authenticate(ana.email, PASSWORD, "10.0.0.1")
-    # Another address is not held back.
+    # The accounts it failed on are held by their own pair limit only; other addresses not.
+    with pytest.raises(account_service.BadCredentials):
+        account_service.authenticate("guess0@example.com", "x", "10.0.0.1")
     assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.2") is ana
+
+
+def test_typos_at_one_address_hold_back_only_that_account_there(ana):
+    ben = account_service.create_user("Ben", "ben@example.com", PASSWORD)
+    for _ in range(22):
+        guess(ana.email, "192.0.2.1")
+    assert account_service.authenticate(ben.email, PASSWORD, "192.0.2.1") is ben
 
 
 def test_old_failures_no_longer_count_and_are_pruned_after_the_longest_window(ana):

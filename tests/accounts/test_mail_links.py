@@ -209,13 +209,25 @@ def test_an_account_without_a_password_sets_one_through_the_link(app, client, ma
 
 
 def sign_up(client, email: str = "cy@example.com"):
+    """Sign up, then sign in as the answer asks; the page after signing in."""
     data = {"name": "Cy", "email": email, "password": NEW_PASSWORD, "confirm": NEW_PASSWORD}
-    return client.post("/sign-up", data=data, follow_redirects=True)
+    signed_up = client.post("/sign-up", data=data, follow_redirects=True)
+    assert "If the address is new here, your account is ready" in page(signed_up)
+    credentials = {"email": email, "password": NEW_PASSWORD}
+    return client.post("/sign-in", data=credentials, follow_redirects=True)
+
+
+def test_signing_up_with_a_known_address_mails_its_owner(client, user_factory, mailbox):
+    user_factory("Ana", "ana@example.com")
+    data = {"name": "X", "email": "ana@example.com", "password": NEW_PASSWORD}
+    client.post("/sign-up", data={**data, "confirm": NEW_PASSWORD})
+    mail = mailbox.wait_for("ana@example.com")
+    assert mail.subject == "You already have a Scorekeeper account"
+    assert "Hello Ana," in mail.body and "/forgot-password" in mail.body
 
 
 def test_sign_up_mails_a_confirmation_link_and_the_account_works_at_once(app, client, mailbox):
-    welcome = page(sign_up(client))
-    assert "confirm your email address" in welcome
+    sign_up(client)
     account = page(client.get("/account"))
     assert "not confirmed" in account and "Send the link again" in account
 

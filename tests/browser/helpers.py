@@ -38,7 +38,8 @@ def sign_in(page: Page, base: str, email: str, password: str) -> None:
 
 
 def fill_sign_up(page: Page, name: str, email: str, password: str) -> None:
-    """On the sign-up page: type the name, email and password twice, then create the account."""
+    """On the sign-up page: type the name, email and password twice, create the account, then
+    sign in on the page the answer leads to."""
     expect(page.get_by_role("heading", level=1)).to_have_text("Create an account")
     page.get_by_label("Your name").fill(name)
     page.get_by_label("Email").fill(email)
@@ -46,8 +47,13 @@ def fill_sign_up(page: Page, name: str, email: str, password: str) -> None:
     page.get_by_label("Password again").fill(password)
     page.get_by_role("button", name="Create account").click()
     expect(page.locator(".flash-success").first).to_contain_text(
-        f"Welcome, {name}! Your account is ready. To join a club, confirm your email address"
+        f"We sent a mail to {email}. If the address is new here, your account is ready"
     )
+    expect(page.get_by_role("heading", level=1)).to_have_text("Sign in")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
 
 
 def confirm_email(page: Page, mailbox, email: str) -> None:

@@ -141,7 +141,7 @@ def smallest_text_on_a_phone(svg: bytes) -> float:
     """The smallest text of the chart in CSS px, when the picture is shown 326 px wide."""
     root = ET.fromstring(svg)
     width = float(root.get("viewBox").split()[2])
-    sizes = [float(size) for size in re.findall(rb"font-size: ([\d.]+)px", svg)]
+    sizes = [float(size) for size in re.findall(rb'font-size="([\d.]+)px"', svg)]
     assert sizes, "no text sizes found"
     return min(sizes) * PHONE_WIDTH / width
 
