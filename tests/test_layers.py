@@ -107,3 +107,18 @@ def test_the_app_keeps_at_most_four_caches():
     }
     assert found == CACHE_SITES
     assert len(CACHE_SITES) <= 4
+
+
+# HTTP caching is decided in one place: every ETag comes from scorekeeper/etags.py (what a page
+# shows), and only it answers If-None-Match. compression.py only makes a tag weak.
+ETAG_SITES = {"scorekeeper/etags.py", "scorekeeper/compression.py"}
+ETAG_MARKS = ("set_etag(", "if_none_match", "make_conditional(", "add_etag(")
+
+
+def test_every_etag_comes_from_the_one_helper():
+    found = {
+        str(path.relative_to(PACKAGE.parent))
+        for path in PACKAGE.rglob("*.py")
+        if any(mark in path.read_text() for mark in ETAG_MARKS)
+    }
+    assert found == ETAG_SITES

@@ -37,6 +37,7 @@ from scorekeeper.api.contract import (
     problem_error,
     read,
 )
+from scorekeeper.etags import conditional, etag_for, tagged
 from scorekeeper.forms import write_key
 from scorekeeper.models import Game, User, etag_of
 from scorekeeper.responses import json_response
@@ -96,8 +97,7 @@ def _with_game(
     etag: str | None = None,
 ) -> Response:
     """A JSON response carrying the game's current ETag (`etag`: the one a save just made)."""
-    response = json_response(body, status)
-    response.set_etag(etag or game.etag)
+    response = tagged(json_response(body, status), etag_for(etag or game.etag, language=False))
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
@@ -387,13 +387,8 @@ def create_game() -> Response:
 def game(game_id: int) -> Response:
     """The game's players, options, rounds and standings (view or edit token; club: viewer)."""
     found = _game_for(game_id, edit=False)
-    if request.if_none_match.contains_weak(found.etag):
-        response = Response(status=304)
-        response.set_etag(found.etag)
-    else:
-        response = _with_game(serialise.game(found), found)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    etag = etag_for(found.etag, language=False)
+    return conditional(etag, lambda: _with_game(serialise.game(found), found))
 
 
 @bp.get(f"/games/{GAME}/rounds/{ROUND}")

@@ -12,19 +12,18 @@ from flask import (
     Response,
     abort,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from scorekeeper import core, limits
 from scorekeeper.access import game_for_device, game_for_share
 from scorekeeper.devices import current_device, known_device
+from scorekeeper.etags import conditional, etag_for, page_etag
 from scorekeeper.forms import SetupForm, new_write_key, write_key
 from scorekeeper.games import bp
 from scorekeeper.games.forms import (
@@ -175,25 +174,19 @@ def live(game_id: int) -> ResponseReturnValue:
     """The game page's changing parts (current round, sheet, standings, charts), polled with
     If-None-Match by the scorers' phones: 304 while the game is unchanged."""
     game, access = game_for_device(game_id)
-    # The language is in the ETag: a phone that switched must not keep the old words' part.
-    etag = f"{game.etag}-game-{access}-{get_locale()}"
-    if request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
-    else:
+
+    def render() -> str:
         snapshot = snapshot_of(game)
-        response = make_response(
-            render_template(
-                "games/_game_live.html",
-                game=game,
-                state=snapshot.state,
-                sheet=sheet_of(snapshot),
-                access=access,
-                editable=access == "edit",
-            )
+        return render_template(
+            "games/_game_live.html",
+            game=game,
+            state=snapshot.state,
+            sheet=sheet_of(snapshot),
+            access=access,
+            editable=access == "edit",
         )
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+
+    return conditional(etag_for(game.etag, part="game", access=access), render)
 
 
 @bp.post("/games/<id:game_id>/rounds")
@@ -512,7 +505,6 @@ def _share_page(token: str, template: str | None) -> Response:
     """The share page (`template`), or its live part alone (None): 304 while the game is
     unchanged (the phones watching poll it). Only reads: a phone keeps the game with a tap."""
     game = game_for_share(token)
-    etag = f"{game.etag}-{(template or 'live').rsplit('/', 1)[-1]}-{get_locale()}"
     # Whether to offer "keep this game": only on the full page, for a quick game this phone
     # does not have yet (the ETag says which, so a tap's redirect shows the page without it).
     offer_keep = (
@@ -520,13 +512,10 @@ def _share_page(token: str, template: str | None) -> Response:
         and game.club_id is None
         and game_service.device_access(known_device(), game) is None
     )
-    if template is not None:
-        etag += "-keep" if offer_keep else "-kept"
-    if request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
-    else:
+
+    def render() -> str:
         snapshot = snapshot_of(game)
-        page = render_template(
+        return render_template(
             template or "games/_live.html",
             game=game,
             players=snapshot.setup.players,
@@ -536,10 +525,11 @@ def _share_page(token: str, template: str | None) -> Response:
             token=token,
             offer_keep=offer_keep,
         )
-        response = make_response(page)
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+
+    if template is None:
+        return conditional(etag_for(game.etag, part="share-live"), render)
+    etag = page_etag(game.etag, page=template, offer_keep=offer_keep)
+    return conditional(etag, render, page=True)
 
 
 @bp.get("/s/<token>")
