@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from clubs.helpers import as_, make_world
 from flask import Flask
-from nights.helpers import start, record
+from nights.helpers import record, start
 
 from scorekeeper.etags import etag_for
 from scorekeeper.extensions import db
