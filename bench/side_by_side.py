@@ -194,7 +194,9 @@ def server_environ(folder: Path) -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--old", type=Path, help="an older checkout with its own .venv")
+    parser.add_argument(
+        "--old", type=Path, action="append", default=[], help="another checkout with its .venv"
+    )
     parser.add_argument("--seconds", type=int, default=5, help="each wrk run (default 5)")
     parser.add_argument("--rounds", type=int, default=2, help="runs of every kind (median)")
     parser.add_argument("--connections", type=int, default=8)
@@ -203,9 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if shutil.which("wrk") is None:
         sys.exit("wrk is missing: apt-get install -y wrk")
-    checkouts = {"main": ROOT}
-    if args.old is not None:
-        checkouts = {args.old.resolve().name: args.old.resolve(), **checkouts}
+    checkouts = {path.resolve().name: path.resolve() for path in args.old}
+    checkouts["this checkout"] = ROOT
     scratch = Path(tempfile.mkdtemp(prefix="side-by-side-"))
     results: dict[str, Any] = {"load_before": os.getloadavg(), "runs": []}
     try:
@@ -227,11 +228,12 @@ def main(argv: list[str] | None = None) -> int:
                 plans[name] = kinds(seed)
             table: dict[str, dict[str, list[float]]] = {}
             for round_ in range(args.rounds):
-                for kind in plans["main"]:
+                for kind in plans["this checkout"]:
                     if args.only and not any(part in kind for part in args.only):
                         continue
-                    base_run = wrk(hello + "/", BROWSER, args.seconds, args.connections)
                     for name, base in bases.items():
+                        # hello just before each: the machine's load moves by the second.
+                        base_run = wrk(hello + "/", BROWSER, args.seconds, args.connections)
                         path, headers, poll = plans[name][kind]
                         headers = {**BROWSER, **headers}
                         status, got = fetch(base + path, headers)  # warm: charts drawn, kept
