@@ -30,6 +30,9 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load import tree_cpu  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "results-side-by-side.json"
@@ -105,7 +108,9 @@ def fetch(url: str, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
 
 
 @contextmanager
-def serve(name: str, root: Path, app: str, environ: dict[str, str], log: Path) -> Iterator[str]:
+def serve(
+    name: str, root: Path, app: str, environ: dict[str, str], log: Path
+) -> Iterator[tuple[str, int]]:
     """gunicorn with 4 processes x 1 thread (gthread, as `make run`), the checkout's own
     gunicorn.conf.py if it has one (its access logger; not for hello), the access log to
     `log`."""
@@ -134,7 +139,7 @@ def serve(name: str, root: Path, app: str, environ: dict[str, str], log: Path) -
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{name}: no answer in 60 s, see {log}") from None
                 time.sleep(0.2)
-        yield base
+        yield base, process.pid
     finally:
         process.send_signal(signal.SIGTERM)
         try:
@@ -144,16 +149,23 @@ def serve(name: str, root: Path, app: str, environ: dict[str, str], log: Path) -
             process.wait()
 
 
-def wrk(url: str, headers: dict[str, str], seconds: int, connections: int) -> dict[str, Any]:
-    """One bounded wrk run on loopback: req/s and the answers that were not 2xx/3xx."""
+def wrk(
+    url: str, headers: dict[str, str], seconds: int, connections: int, server: int
+) -> dict[str, Any]:
+    """One bounded wrk run on loopback: req/s, the answers that were not 2xx/3xx, and the
+    server's CPU time per request (its master and workers: what the request costs, whatever
+    else the machine is doing)."""
     command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
     for name, value in headers.items():
         command += ["-H", f"{name}: {value}"]
     load = os.getloadavg()[0]
+    cpu = tree_cpu([server])
     out = subprocess.run(
         [*command, url], capture_output=True, text=True, check=True, timeout=seconds + 30
     ).stdout
+    cpu = tree_cpu([server]) - cpu
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    served = int(re.search(r"(\d+) requests in", out).group(1))
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}
@@ -162,6 +174,7 @@ def wrk(url: str, headers: dict[str, str], seconds: int, connections: int) -> di
         "bad": int(bad.group(1)) if bad else 0,
         "p99_ms": float(p99.group(1)) * scale[p99.group(2)] if p99 else None,
         "load": round(load, 2),
+        "cpu_ms": round(cpu / max(served, 1) * 1000, 3),
     }
 
 
@@ -192,7 +205,12 @@ def server_environ(folder: Path) -> dict[str, str]:
     return environ
 
 
+def _stop(_signal: int, _frame: Any) -> None:
+    raise KeyboardInterrupt  # the servers are stopped on the way out
+
+
 def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, _stop)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--old", type=Path, action="append", default=[], help="another checkout with its .venv"
@@ -215,7 +233,9 @@ def main(argv: list[str] | None = None) -> int:
             (scratch / "hello" / "hello.py").write_text(HELLO)
             hello_env = {**os.environ, "PYTHONPATH": str(scratch / "hello")}
             log = scratch / "hello.log"
-            hello = stack.enter_context(serve("hello", ROOT, "hello:app", hello_env, log))
+            hello, hello_pid = stack.enter_context(
+                serve("hello", ROOT, "hello:app", hello_env, log)
+            )
             bases, plans = {}, {}
             for name, root in checkouts.items():
                 folder = scratch / name
@@ -227,13 +247,16 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 plans[name] = kinds(seed)
             table: dict[str, dict[str, list[float]]] = {}
+            cpu_table: dict[str, dict[str, list[float]]] = {}
             for round_ in range(args.rounds):
                 for kind in plans["this checkout"]:
                     if args.only and not any(part in kind for part in args.only):
                         continue
-                    for name, base in bases.items():
+                    for name, (base, pid) in bases.items():
                         # hello just before each: the machine's load moves by the second.
-                        base_run = wrk(hello + "/", BROWSER, args.seconds, args.connections)
+                        base_run = wrk(
+                            hello + "/", BROWSER, args.seconds, args.connections, hello_pid
+                        )
                         path, headers, poll = plans[name][kind]
                         headers = {**BROWSER, **headers}
                         status, got = fetch(base + path, headers)  # warm: charts drawn, kept
@@ -242,16 +265,19 @@ def main(argv: list[str] | None = None) -> int:
                             status, _ = fetch(base + path, headers)
                             assert status == 304, (name, kind, status)
                         assert status in (200, 304), (name, kind, status)
-                        run = wrk(base + path, headers, args.seconds, args.connections)
+                        run = wrk(base + path, headers, args.seconds, args.connections, pid)
                         ratio = run["rps"] / base_run["rps"]
+                        by_cpu = base_run["cpu_ms"] / run["cpu_ms"]
                         table.setdefault(kind, {}).setdefault(name, []).append(ratio)
+                        cpu_table.setdefault(kind, {}).setdefault(name, []).append(by_cpu)
                         results["runs"].append(
                             {"round": round_, "kind": kind, "app": name, "hello": base_run, **run}
                         )
                         print(
                             f"{kind:26} {name:22} {run['rps']:8.0f} req/s = {ratio:4.0%} of "
-                            f"hello ({base_run['rps']:.0f}), p99 {run['p99_ms']} ms, "
-                            f"non-2xx/3xx {run['bad']}, load {run['load']}",
+                            f"hello ({base_run['rps']:.0f}); server CPU {run['cpu_ms']:.2f} ms/req "
+                            f"= {by_cpu:4.0%} of hello's ({base_run['cpu_ms']:.2f}); "
+                            f"p99 {run['p99_ms']} ms, non-2xx/3xx {run['bad']}, load {run['load']}",
                             flush=True,
                         )
     finally:
@@ -261,11 +287,19 @@ def main(argv: list[str] | None = None) -> int:
         kind: {name: round(statistics.median(values), 3) for name, values in apps.items()}
         for kind, apps in table.items()
     }
-    print(f"\nreq/s as % of hello (median of {args.rounds} runs, wrk -c{args.connections}):")
+    results["cpu_ratios"] = {
+        kind: {name: round(statistics.median(values), 3) for name, values in apps.items()}
+        for kind, apps in cpu_table.items()
+    }
     names = list(checkouts)
-    print(f"{'request':26} " + " ".join(f"{name:>22}" for name in names))
-    for kind, apps in results["ratios"].items():
-        print(f"{kind:26} " + " ".join(f"{apps.get(name, 0):22.0%}" for name in names))
+    for title, ratios in (
+        (f"req/s as % of hello's (wrk -c{args.connections})", results["ratios"]),
+        ("hello's server CPU per request as % of each one's", results["cpu_ratios"]),
+    ):
+        print(f"\n{title}, median of {args.rounds} runs:")
+        print(f"{'request':26} " + " ".join(f"{name:>22}" for name in names))
+        for kind, apps in ratios.items():
+            print(f"{kind:26} " + " ".join(f"{apps.get(name, 0):22.0%}" for name in names))
     print(f"load average before {results['load_before']}, after {results['load_after']}")
     args.out.write_text(json.dumps(results, indent=2) + "\n")
     return 0

@@ -21,7 +21,12 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from scorekeeper import core, limits
-from scorekeeper.access import game_for_device, game_for_share
+from scorekeeper.access import (
+    game_for_device,
+    game_for_share,
+    game_ref_for_device,
+    image_source_for_share,
+)
 from scorekeeper.devices import current_device, known_device
 from scorekeeper.etags import conditional, etag_for, page_etag
 from scorekeeper.forms import SetupForm, new_write_key, write_key
@@ -41,7 +46,7 @@ from scorekeeper.games.presenters import (
     tile_values,
 )
 from scorekeeper.i18n import prefer_locale, problem_text
-from scorekeeper.models import Game
+from scorekeeper.models import Game, etag_of
 from scorekeeper.services import games as game_service
 from scorekeeper.services.clubs import club_locale
 from scorekeeper.services.games import Snapshot, snapshot_of
@@ -173,9 +178,12 @@ def detail(game_id: int) -> ResponseReturnValue:
 def live(game_id: int) -> ResponseReturnValue:
     """The game page's changing parts (current round, sheet, standings, charts), polled with
     If-None-Match by the scorers' phones: 304 while the game is unchanged."""
-    game, access = game_for_device(game_id)
+    # The ETag comes from one light query (the game's version and this phone's right): a poll
+    # of an unchanged game loads nothing else.
+    ref, access = game_ref_for_device(game_id)
 
     def render() -> str:
+        game, _access = game_for_device(game_id)
         snapshot = snapshot_of(game)
         return render_template(
             "games/_game_live.html",
@@ -186,7 +194,7 @@ def live(game_id: int) -> ResponseReturnValue:
             editable=access == "edit",
         )
 
-    return conditional(etag_for(game.etag, part="game", access=access), render)
+    return conditional(etag_for(etag_of(ref.id, ref.version), part="game", access=access), render)
 
 
 @bp.post("/games/<id:game_id>/rounds")
@@ -504,32 +512,32 @@ def _claimable(token: str) -> Game:
 def _share_page(token: str, template: str | None) -> Response:
     """The share page (`template`), or its live part alone (None): 304 while the game is
     unchanged (the phones watching poll it). Only reads: a phone keeps the game with a tap."""
+    if template is None:
+        # The live part, polled by every phone watching: its ETag comes from one light query,
+        # and an unchanged game loads nothing else.
+        ref = image_source_for_share(token)
+        etag = etag_for(etag_of(ref.id, ref.version), part="share-live")
+        return conditional(etag, lambda: _share_render(game_for_share(token), token, None, False))
     game = game_for_share(token)
     # Whether to offer "keep this game": only on the full page, for a quick game this phone
     # does not have yet (the ETag says which, so a tap's redirect shows the page without it).
-    offer_keep = (
-        template is not None
-        and game.club_id is None
-        and game_service.device_access(known_device(), game) is None
-    )
-
-    def render() -> str:
-        snapshot = snapshot_of(game)
-        return render_template(
-            template or "games/_live.html",
-            game=game,
-            players=snapshot.setup.players,
-            state=snapshot.state,
-            sheet=sheet_of(snapshot),
-            access="view",
-            token=token,
-            offer_keep=offer_keep,
-        )
-
-    if template is None:
-        return conditional(etag_for(game.etag, part="share-live"), render)
+    offer_keep = game.club_id is None and game_service.device_access(known_device(), game) is None
     etag = page_etag(game.etag, page=template, offer_keep=offer_keep)
-    return conditional(etag, render, page=True)
+    return conditional(etag, lambda: _share_render(game, token, template, offer_keep), page=True)
+
+
+def _share_render(game: Game, token: str, template: str | None, offer_keep: bool) -> str:
+    snapshot = snapshot_of(game)
+    return render_template(
+        template or "games/_live.html",
+        game=game,
+        players=snapshot.setup.players,
+        state=snapshot.state,
+        sheet=sheet_of(snapshot),
+        access="view",
+        token=token,
+        offer_keep=offer_keep,
+    )
 
 
 @bp.get("/s/<token>")
