@@ -175,3 +175,35 @@ def test_the_share_page_changes_when_the_game_is_kept_or_the_visitor_signs_in(
     signed = signed_in_client.get(url, headers={"If-None-Match": etag})
     assert signed.status_code == 200
     assert "Sign out" in signed.text
+
+
+# Kept parts: the sheet is rendered once per version, language and access -----------------------
+
+
+def test_a_kept_sheet_is_only_shown_to_readers_it_was_rendered_for(app, client):
+    created = client.post("/api/v1/games", json={"players": ["Ana", "Ben", "Cy"]}).get_json()
+    client.post(
+        f"/api/v1/games/{created['id']}/rounds",
+        json={"out": "Ana", "scores": {"Ben": 5, "Cy": 8}},
+        headers={"Authorization": f"Bearer {created['edit_token']}"},
+    )
+    page = f"/games/{created['id']}"
+    scorer = app.test_client()
+    scorer.post(f"/e/{created['edit_token']}")
+    assert 'class="edit-round"' in scorer.get(page).text
+    watcher = app.test_client()
+    watcher.post(f"/s/{created['view_token']}/keep")
+    watching = watcher.get(page).text
+    assert "Ben" in watching and 'class="edit-round"' not in watching
+    assert 'class="edit-round"' not in watcher.get(f"/games/{created['id']}/live").text
+    watcher.set_cookie("lang", "fr")
+    assert '<html lang="fr"' in (french := watcher.get(page).text)
+    assert "Feuille de marque" in french.split('id="game-results"')[1]
+    # A new round: every kept part of the old version is left behind.
+    client.post(
+        f"/api/v1/games/{created['id']}/rounds",
+        json={"out": "Ben", "scores": {"Ana": 11, "Cy": 13}},
+        headers={"Authorization": f"Bearer {created['edit_token']}"},
+    )
+    assert "13" in scorer.get(page).text.split('id="game-results"')[1]
+    assert "13" in watcher.get(f"/s/{created['view_token']}").text.split('id="live"')[1]

@@ -38,6 +38,7 @@ from scorekeeper.games.forms import (
     round_fields,
     typed_fields,
 )
+from scorekeeper.games.parts import results_part, share_html
 from scorekeeper.games.presenters import (
     apply_problems,
     conflict_view,
@@ -134,11 +135,13 @@ def _render_game(
     tiles_last = bool(snapshot.results) and any(h.tiles for h in snapshot.results[-1].hands)
     device = current_device()
     history = snapshot.latest_changes if editable else ()
+    sheet = sheet_of(snapshot)
     page = render_template(
         "games/detail.html",
         **_round_sheet(game, form, snapshot.setup.players, state.next_opener, state.next_engine),
         state=state,
-        sheet=sheet_of(snapshot),
+        sheet=sheet,
+        results_part=results_part(game, snapshot, access, sheet),
         snapshot=snapshot,
         access=access,
         editable=editable,
@@ -189,7 +192,7 @@ def live(game_id: int) -> ResponseReturnValue:
             "games/_game_live.html",
             game=game,
             state=snapshot.state,
-            sheet=sheet_of(snapshot),
+            results_part=results_part(game, snapshot, access),
             access=access,
             editable=access == "edit",
         )
@@ -517,27 +520,13 @@ def _share_page(token: str, template: str | None) -> Response:
         # and an unchanged game loads nothing else.
         ref = image_source_for_share(token)
         etag = etag_for(etag_of(ref.id, ref.version), part="share-live")
-        return conditional(etag, lambda: _share_render(game_for_share(token), token, None, False))
+        return conditional(etag, lambda: share_html(game_for_share(token), token, None, False))
     game = game_for_share(token)
     # Whether to offer "keep this game": only on the full page, for a quick game this phone
     # does not have yet (the ETag says which, so a tap's redirect shows the page without it).
     offer_keep = game.club_id is None and game_service.device_access(known_device(), game) is None
     etag = page_etag(game.etag, page=template, offer_keep=offer_keep)
-    return conditional(etag, lambda: _share_render(game, token, template, offer_keep), page=True)
-
-
-def _share_render(game: Game, token: str, template: str | None, offer_keep: bool) -> str:
-    snapshot = snapshot_of(game)
-    return render_template(
-        template or "games/_live.html",
-        game=game,
-        players=snapshot.setup.players,
-        state=snapshot.state,
-        sheet=sheet_of(snapshot),
-        access="view",
-        token=token,
-        offer_keep=offer_keep,
-    )
+    return conditional(etag, lambda: share_html(game, token, template, offer_keep), page=True)
 
 
 @bp.get("/s/<token>")

@@ -33,7 +33,13 @@ from scorekeeper.services.games.reads import (
     games_of_device,
     history_of,
 )
-from scorekeeper.services.games.snapshot import JOINED_LATE, Snapshot, snapshot_of, state_of
+from scorekeeper.services.games.snapshot import (
+    JOINED_LATE,
+    Snapshot,
+    kept_part,
+    snapshot_of,
+    state_of,
+)
 from scorekeeper.services.games.unit import Busy
 from scorekeeper.services.games.versions import StaleGame
 from scorekeeper.services.games.writes import (
@@ -89,6 +95,7 @@ __all__ = [
     "rules_of",
     "season_on",
     "setup_of",
+    "kept_part",
     "snapshot_of",
     "state_of",
     "store_final_figures",
