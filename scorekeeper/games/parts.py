@@ -33,6 +33,19 @@ def results_part(game: Game, snapshot: Snapshot, access: str, sheet: Sheet | Non
     return Markup(game_service.kept_part(snapshot, etag, render))
 
 
+def history_part(snapshot: Snapshot, device: str) -> Markup:
+    """The latest lines of the game's history (a scorer's page): rendered once per version,
+    language and phone (a line says "this phone" to the phone that made it)."""
+
+    def render() -> str:
+        return render_template(
+            "games/_history.html", history=snapshot.latest_changes, device=device
+        )
+
+    etag = etag_for(snapshot.etag, part="history", device=device)
+    return Markup(game_service.kept_part(snapshot, etag, render))
+
+
 def share_html(game: Game, token: str, template: str | None, offer_keep: bool) -> str:
     """The share page (`template`) or its live part alone (None); the live part (sheet,
     standings, charts) is rendered once per version and language, then kept with it."""

@@ -38,7 +38,7 @@ from scorekeeper.games.forms import (
     round_fields,
     typed_fields,
 )
-from scorekeeper.games.parts import results_part, share_html
+from scorekeeper.games.parts import history_part, results_part, share_html
 from scorekeeper.games.presenters import (
     apply_problems,
     conflict_view,
@@ -146,6 +146,7 @@ def _render_game(
         access=access,
         editable=editable,
         history=history,
+        history_part=history_part(snapshot, device) if history else "",
         general=general or [],
         warnings=warnings or [],
         device=device,
