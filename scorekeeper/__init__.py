@@ -45,6 +45,7 @@ def register_extensions(app: Flask) -> None:
         converters,
         devices,
         figures,
+        health,
         i18n,
         limits,
         logs,
@@ -85,6 +86,8 @@ def register_extensions(app: Flask) -> None:
     figures.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["language_names"] = LANGUAGE_NAMES
+    # Outermost: a load balancer's probe is answered before anything else runs.
+    app.wsgi_app = health.answer_probes(app.wsgi_app)  # type: ignore[method-assign]
 
 
 def register_blueprints(app: Flask) -> None:

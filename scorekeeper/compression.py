@@ -63,8 +63,14 @@ def compress(response: Response) -> Response:
         response.status_code != 200
         or "Content-Encoding" in response.headers
         or request.method == "HEAD"
-        or not accepts_gzip()
     ):
+        return response
+    # A short answer (a health check, a small JSON) stays as it is: no need to read the
+    # request's Accept-Encoding for it.
+    if not response.direct_passthrough and not response.is_streamed:
+        if len(response.get_data()) < MIN_SIZE:
+            return response
+    if not accepts_gzip():
         return response
     if response.is_streamed and not response.direct_passthrough:
         return response  # a generator: its size is unknown and it may be long
