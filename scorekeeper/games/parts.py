@@ -4,11 +4,13 @@ the version's snapshot under their ETag (etags.py; services/games/snapshot.py ke
 
 from __future__ import annotations
 
-from flask import render_template
+from typing import Any
+
+from flask import get_template_attribute, render_template
 from markupsafe import Markup
 
 from scorekeeper.etags import etag_for
-from scorekeeper.games.presenters import Sheet, sheet_of
+from scorekeeper.games.presenters import Sheet, sheet_of, tile_values
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import Snapshot, snapshot_of
@@ -30,6 +32,24 @@ def results_part(game: Game, snapshot: Snapshot, access: str, sheet: Sheet | Non
     if game.version != snapshot.version:  # the row was read before a newer commit
         return Markup(render())
     etag = etag_for(snapshot.etag, part="results", access=access)
+    return Markup(game_service.kept_part(snapshot, etag, render))
+
+
+def hands_part(game: Game, snapshot: Snapshot, form: Any) -> Markup | None:
+    """A fresh round sheet's hands (names, empty fields, tile pickers around this round's
+    engine): rendered once per version and language, then kept; None if the game row is not
+    the snapshot's version."""
+    if game.version != snapshot.version:
+        return None
+    state = snapshot.state
+
+    def render() -> str:
+        fields = get_template_attribute("games/_macros.html", "hand_fields")
+        tiles = tile_values(game, state.next_engine)
+        players = snapshot.setup.players
+        return str(fields(form, players, state.next_opener, tiles, game.open_train_points))
+
+    etag = etag_for(snapshot.etag, part="hands")
     return Markup(game_service.kept_part(snapshot, etag, render))
 
 

@@ -38,7 +38,7 @@ from scorekeeper.games.forms import (
     round_fields,
     typed_fields,
 )
-from scorekeeper.games.parts import history_part, results_part, share_html
+from scorekeeper.games.parts import hands_part, history_part, results_part, share_html
 from scorekeeper.games.presenters import (
     apply_problems,
     conflict_view,
@@ -126,10 +126,14 @@ def _render_game(
     snapshot = snapshot_of(game)
     state = snapshot.state
     editable = access == "edit"
+    hands = None
     if form is None and editable and not state.finished:
         form = _round_form(game, snapshot)
         form.number.data = str(state.next_round)
         form.idempotency_key.data = new_write_key()
+        # A fresh sheet's hands (empty fields, tile pickers) are the same for every view of
+        # this version: rendered once and kept (a sheet sent back with errors is not).
+        hands = hands_part(game, snapshot, form)
     # The table counted tiles last round: round.js opens each hand's tile picker again (the
     # form itself still starts on numbers, so it reads the same without the script).
     tiles_last = bool(snapshot.results) and any(h.tiles for h in snapshot.results[-1].hands)
@@ -147,6 +151,7 @@ def _render_game(
         editable=editable,
         history=history,
         history_part=history_part(snapshot, device) if history else "",
+        hands_part=hands,
         general=general or [],
         warnings=warnings or [],
         device=device,
