@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
+from typing import Any
 
 from flask import Response, current_app, make_response, request, session
 from flask.typing import ResponseReturnValue
@@ -46,7 +47,8 @@ def page_etag(version: object, **shown: object) -> str:
     """The ETag of a full page: `etag_for` plus the signed-in account (the header's links)
     and the CSRF slot of its forms."""
     user = current_user.get_id() if current_user.is_authenticated else None
-    return etag_for(version, user=user, slot=int(time.time()) // CSRF_SLOT, **shown)
+    everything: dict[str, Any] = {**shown, "user": user, "slot": int(time.time()) // CSRF_SLOT}
+    return etag_for(version, **everything)
 
 
 def unchanged(etag: str, *, page: bool = False) -> bool:

@@ -43,7 +43,7 @@ _KEYS = select(Game.id, Game.version, Game.view_token, Game.edit_token, Game.clu
 )
 
 
-def game_keys(game_id: int) -> Row | None:
+def game_keys(game_id: int) -> Row[int, int, str, str, int | None] | None:
     """The game's id, version, tokens and club as plain columns, without its row object:
     enough to check a token and read the game's snapshot (the API's GET)."""
     return db.session.execute(_KEYS, {"game_id": game_id}).first()
