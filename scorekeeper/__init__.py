@@ -49,6 +49,7 @@ def register_extensions(app: Flask) -> None:
         converters,
         devices,
         figures,
+        health,
         i18n,
         limits,
         logs,
@@ -93,6 +94,8 @@ def register_extensions(app: Flask) -> None:
     app.jinja_env.globals["language_names"] = LANGUAGE_NAMES
     # A name for one rendering of a page's messages (a cached copy shown again has the same).
     app.jinja_env.globals["once_id"] = functools.partial(secrets.token_urlsafe, 9)
+    # Outermost: a load balancer's probe is answered before anything else runs.
+    app.wsgi_app = health.answer_probes(app.wsgi_app)  # type: ignore[method-assign]
 
 
 def register_blueprints(app: Flask) -> None:

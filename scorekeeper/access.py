@@ -99,10 +99,16 @@ def game_for_device(game_id: int, *, edit: bool = False) -> tuple[Game, str]:
 def image_source_for_device(game_id: int) -> GameRef:
     """The game whose chart or QR code this visitor asks for, as game_for_device would allow
     it (to look at), read without loading the game: a cached image needs no more."""
+    return game_ref_for_device(game_id)[0]
+
+
+def game_ref_for_device(game_id: int) -> tuple[GameRef, str]:
+    """The game's id, version and owner, and this visitor's access, as game_for_device gives
+    them, in one light query: enough for an ETag (a poll of an unchanged game)."""
     ref, access = game_service.game_ref(device=current_device(), game_id=game_id)
-    _checked(ref, access, edit=False)
+    checked = _checked(ref, access, edit=False)
     assert ref is not None
-    return ref
+    return ref, checked
 
 
 def _checked(game: Game | GameRef | None, device_access: str | None, *, edit: bool) -> str:

@@ -1,14 +1,22 @@
 """Gzip for text answers: pages, CSS, JS, JSON and SVG above a few hundred bytes.
 
 A small after_request hook rather than Flask-Compress: the app needs gzip only (every phone
-browser accepts it), no cache of compressed bytes (a static file of 20 KB gzips in well under a
+browser accepts it), no store of compressed answers (a static file of 20 KB gzips in well under a
 millisecond) and must keep ETags working for the 304 polling, which it does by making the
 validator weak (the same entity, another encoding: RFC 9110 8.8.1).
+
+A page opens with the same bytes on every page of a language, up to and including its inline
+stylesheets (~27 KB, more than half of a game page): that opening is gzipped once per process
+and each page's compression goes on from a copy of the compressor's state after it
+(`zlib.Compress.copy`), so a page pays only for its own part (a finished game's page: 1.8 ms ->
+0.7 ms). The openings are few (languages x stylesheet sets): at most HEADS are kept.
 """
 
 from __future__ import annotations
 
 import gzip
+import zlib
+from typing import Any
 
 from flask import Flask, Response, request
 
@@ -30,6 +38,15 @@ TEXT_TYPES = frozenset(
 )
 # Level 6 (zlib's default) gets within a few percent of 9 at a third of the time.
 LEVEL = 6
+# A page's opening ends with its inline stylesheets, all within the first bytes of the page.
+STYLE_END = b"</style>"
+HEAD_REACH = 200_000
+# Openings kept: each language's pages with each set of stylesheets (4 x 5 today).
+HEADS = 64
+# zlib's window bits for a gzip stream (header and trailer), as gzip.compress writes.
+GZIP_BITS = 31
+# opening bytes -> (its gzip stream so far, the compressor's state after it)
+_openings: dict[bytes, tuple[bytes, Any]] = {}
 
 
 def accepts_gzip() -> bool:
@@ -46,8 +63,14 @@ def compress(response: Response) -> Response:
         response.status_code != 200
         or "Content-Encoding" in response.headers
         or request.method == "HEAD"
-        or not accepts_gzip()
     ):
+        return response
+    # A short answer (a health check, a small JSON) stays as it is: no need to read the
+    # request's Accept-Encoding for it.
+    if not response.direct_passthrough and not response.is_streamed:
+        if len(response.get_data()) < MIN_SIZE:
+            return response
+    if not accepts_gzip():
         return response
     if response.is_streamed and not response.direct_passthrough:
         return response  # a generator: its size is unknown and it may be long
@@ -59,12 +82,45 @@ def compress(response: Response) -> Response:
         source.close()
     if len(data) < MIN_SIZE:
         return response
-    response.set_data(gzip.compress(data, LEVEL, mtime=0))
+    response.set_data(gzipped(data))
     response.headers["Content-Encoding"] = "gzip"
     etag, weak = response.get_etag()
     if etag and not weak:
         response.set_etag(etag, weak=True)
     return response
+
+
+def gzipped(data: bytes) -> bytes:
+    """`data` as one gzip stream; a page's opening (its head up to its stylesheets) is
+    compressed once and the rest goes on from there."""
+    cut = opening_length(data)
+    if not cut:
+        return gzip.compress(data, LEVEL, mtime=0)
+    opening = data[:cut]
+    found = _openings.get(opening)
+    if found is None:
+        if len(_openings) >= HEADS:
+            return gzip.compress(data, LEVEL, mtime=0)
+        compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, GZIP_BITS)
+        found = _openings[opening] = (compressor.compress(opening), compressor)
+    start, compressor = found
+    rest = compressor.copy()
+    return start + rest.compress(data[cut:]) + rest.flush()
+
+
+def opening_length(data: bytes) -> int:
+    """The length of a page's opening: up to the end of the last of its first run of inline
+    <style> elements (0: no inline style near the start)."""
+    end = data.find(STYLE_END, 0, HEAD_REACH)
+    if end < 0:
+        return 0
+    end += len(STYLE_END)
+    while data.startswith(b"<style>", end):
+        following = data.find(STYLE_END, end, HEAD_REACH)
+        if following < 0:
+            return 0
+        end = following + len(STYLE_END)
+    return end
 
 
 def init_app(app: Flask) -> None:

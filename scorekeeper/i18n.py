@@ -137,6 +137,9 @@ def remember_language(response: BaseResponse, locale: str) -> BaseResponse:
 
 def vary_on_language(response: Response) -> Response:
     """Every answer depends on the language: caches must not give one reader's to another."""
+    if "Vary" not in response.headers:  # the usual case, without parsing a header set
+        response.headers["Vary"] = "Accept-Language, Cookie"
+        return response
     response.vary.add("Accept-Language")
     response.vary.add("Cookie")
     return response

@@ -31,8 +31,27 @@ _CREDENTIALS = re.compile(r"(?P<prefix>\b(?:Bearer|Basic|Token)\s+)(?P<token>[^\
 SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "x-api-key"})
 
 
+# Every text either pattern can match holds one of these (case-folded): most log atoms (times,
+# sizes, user agents, paths of pages without tokens) hold none and skip both patterns.
+_MARKS = (
+    "/s/",
+    "/e/",
+    "/c/",
+    "/invite/",
+    "/reset-password/",
+    "/verify-email/",
+    "%2f",
+    "bearer",
+    "basic",
+    "token",
+)
+
+
 def redact(text: str) -> str:
     """`text` with every token path segment and credential replaced by [redacted]."""
+    lowered = text.casefold()  # as the patterns' IGNORECASE: "ſ" is an "s"
+    if not any(mark in lowered for mark in _MARKS):
+        return text
     text = _TOKEN_PATH.sub(lambda m: m["prefix"] + REDACTED, text)
     return _CREDENTIALS.sub(lambda m: m["prefix"] + REDACTED, text)
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import cast
 from urllib.parse import urlsplit
 
-from flask import Response, current_app, request
+from flask import Response, current_app
 from pydantic import BaseModel, ConfigDict
+
+from scorekeeper.etags import conditional
 
 # SVG opened on its own is a document of our origin: let it load nothing and run nothing. Charts
 # and QR codes carry no CSS (charts/draw.py writes presentation attributes), so no style either.
@@ -19,13 +21,15 @@ NEXT_MAX = 2000
 
 def svg_response(svg: bytes, etag: str) -> Response:
     """An SVG answer that the browser revalidates every time (304 while unchanged)."""
-    response = Response(svg, mimetype="image/svg+xml")
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.headers["Content-Security-Policy"] = SVG_POLICY
-    response.headers["X-Content-Type-Options"] = "nosniff"
+
+    def render() -> Response:
+        response = Response(svg, mimetype="image/svg+xml")
+        response.headers["Content-Security-Policy"] = SVG_POLICY
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
+    response = conditional(etag, render)
     response.vary.add("Accept-Language")
-    response.make_conditional(request)  # changes `response` itself (304, no body) and returns it
     return response
 
 

@@ -50,16 +50,25 @@ def content_security_policy(style_sources: list[str]) -> str:
     )
 
 
+# Worked out once per process: the headers as (lower-cased name, name, value), and the policy
+# for each set of inline stylesheets a page holds (a handful: app.css, plus one per section).
+_PAIRS = tuple((name.lower(), name, value) for name, value in HEADERS.items())
+_POLICIES: dict[tuple[str, ...], str] = {}
+
+
 def add_security_headers(response: Response) -> Response:
     """Set the security headers a response does not set itself (charts keep their own CSP)."""
-    for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
-    sources = page_style_sources()
-    if sources and response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY:
-        response.headers["Content-Security-Policy"] = content_security_policy(sources)
+    headers = response.headers
+    present = {name.lower() for name in headers.keys()}
+    for lowered, name, value in _PAIRS:
+        if lowered in present:
+            continue
+        if lowered == "content-security-policy":
+            value = _policy(tuple(page_style_sources()))
+        headers.add(name, value)
     # Only over HTTPS: HSTS on a plain-HTTP deployment would lock browsers out of it.
-    if current_app.config.get("SECURE_COOKIES"):
-        response.headers.setdefault("Strict-Transport-Security", HSTS)
+    if current_app.config.get("SECURE_COOKIES") and "strict-transport-security" not in present:
+        headers.add("Strict-Transport-Security", HSTS)
     return response
 
 
@@ -74,6 +83,13 @@ def refuse_nul_bytes() -> None:
         fields += request.form.items(multi=True)
     if any("\x00" in key or "\x00" in value for key, value in fields):
         abort(400)
+
+
+def _policy(sources: tuple[str, ...]) -> str:
+    found = _POLICIES.get(sources)
+    if found is None:
+        found = _POLICIES[sources] = content_security_policy(list(sources))
+    return found
 
 
 def trusted_proxies(app: Flask) -> int:

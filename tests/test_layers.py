@@ -134,3 +134,18 @@ def test_no_module_is_longer_than_600_lines():
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert long == {}
+
+
+# HTTP caching is decided in one place: every ETag comes from scorekeeper/etags.py (what a page
+# shows), and only it answers If-None-Match. compression.py only makes a tag weak.
+ETAG_SITES = {"scorekeeper/etags.py", "scorekeeper/compression.py"}
+ETAG_MARKS = ("set_etag(", "if_none_match", "make_conditional(", "add_etag(")
+
+
+def test_every_etag_comes_from_the_one_helper():
+    found = {
+        str(path.relative_to(PACKAGE.parent))
+        for path in PACKAGE.rglob("*.py")
+        if any(mark in path.read_text() for mark in ETAG_MARKS)
+    }
+    assert found == ETAG_SITES

@@ -154,3 +154,23 @@ def test_gunicorn_access_log_has_no_token_or_credential(app, app_config, tmp_pat
     assert any(f'"GET /api/v1/games/1 HTTP/1.1" 404 "-" "{REDACTED}"' in x for x in access)
     for secret in (VIEW_TOKEN, EDIT_TOKEN, BEARER):
         assert secret not in output
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "GET /ſ/tokenwithlongs",
+        "GET /S/UPPER",
+        "x %2fE%2Fabc",
+        "BEARER abc",
+        "Token: x",
+        "GET /games/1 200 1234 0.002",
+        "Mozilla/5.0 (Linux; Android 14)",
+    ],
+)
+def test_the_quick_check_never_skips_what_the_patterns_would_redact(line):
+    from scorekeeper.logs import _CREDENTIALS, _TOKEN_PATH
+
+    full = _TOKEN_PATH.sub(lambda m: m["prefix"] + REDACTED, line)
+    full = _CREDENTIALS.sub(lambda m: m["prefix"] + REDACTED, full)
+    assert redact(line) == full

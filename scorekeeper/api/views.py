@@ -14,6 +14,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request, url_for
 from flask_babel import gettext as _
 from pydantic import BaseModel
+from sqlalchemy import Row
 
 from scorekeeper import core, limits
 from scorekeeper.access import club_game_access, may_score
@@ -38,6 +39,7 @@ from scorekeeper.api.contract import (
     problem_error,
     read,
 )
+from scorekeeper.etags import conditional, etag_for, tagged
 from scorekeeper.forms import write_key
 from scorekeeper.models import Game, User, etag_of
 from scorekeeper.responses import json_response
@@ -97,8 +99,7 @@ def _with_game(
     etag: str | None = None,
 ) -> Response:
     """A JSON response carrying the game's current ETag (`etag`: the one a save just made)."""
-    response = json_response(body, status)
-    response.set_etag(etag or game.etag)
+    response = tagged(json_response(body, status), etag_for(etag or game.etag, language=False))
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
@@ -163,9 +164,18 @@ def _game_for(game_id: int, *, edit: bool) -> Game:
 
     A club game: a personal token whose account's club role allows it. A quick game: its tokens.
     Only the game's row is read: its snapshot has the rounds."""
+    return _allowed(game_service.game_row(game_id), game_id, edit=edit)
+
+
+def _game_keys_for(game_id: int) -> Row:
+    """As _game_for to read, but only the game's keys as plain columns (id, version, tokens,
+    club): a read needs no row object, its snapshot has the rest."""
+    return _allowed(game_service.game_keys(game_id), game_id, edit=False)
+
+
+def _allowed(game, game_id: int, *, edit: bool):
     raw = _bearer_token()
     account = _account(raw)
-    game = game_service.game_row(game_id)
     if game is None:
         raise _refusal(404, _("There is no game %(id)s.", id=game_id))
     if game.club_id is not None:
@@ -389,14 +399,9 @@ def create_game() -> Response:
 )
 def game(game_id: int) -> Response:
     """The game's players, options, rounds and standings (view or edit token; club: viewer)."""
-    found = _game_for(game_id, edit=False)
-    if request.if_none_match.contains_weak(found.etag):
-        response = Response(status=304)
-        response.set_etag(found.etag)
-    else:
-        response = _with_game(serialise.game(found), found)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    found = _game_keys_for(game_id)
+    etag = etag_for(etag_of(found.id, found.version), language=False)
+    return conditional(etag, lambda: _with_game(serialise.game(found), found, etag=etag))
 
 
 @bp.get(f"/games/{GAME}/rounds/{ROUND}")

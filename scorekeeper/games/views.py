@@ -10,19 +10,23 @@ from flask import (
     Response,
     abort,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from scorekeeper import core, limits
-from scorekeeper.access import game_for_device, game_for_share
+from scorekeeper.access import (
+    game_for_device,
+    game_for_share,
+    game_ref_for_device,
+    image_source_for_share,
+)
 from scorekeeper.devices import current_device, known_device
+from scorekeeper.etags import conditional, etag_for, page_etag
 from scorekeeper.forms import SetupForm, new_write_key, write_key
 from scorekeeper.games import bp, messages
 from scorekeeper.games.forms import (
@@ -32,6 +36,7 @@ from scorekeeper.games.forms import (
     round_fields,
     typed_fields,
 )
+from scorekeeper.games.parts import hands_part, history_part, results_part, share_html
 from scorekeeper.games.presenters import (
     apply_problems,
     conflict_view,
@@ -40,7 +45,7 @@ from scorekeeper.games.presenters import (
     tile_values,
 )
 from scorekeeper.i18n import prefer_locale, problem_text
-from scorekeeper.models import Game
+from scorekeeper.models import Game, etag_of
 from scorekeeper.services import games as game_service
 from scorekeeper.services.clubs import club_locale
 from scorekeeper.services.games import Snapshot, snapshot_of
@@ -122,24 +127,32 @@ def _render_game(
     snapshot = snapshot_of(game)
     state = snapshot.state
     editable = access == "edit"
+    hands = None
     if form is None and editable and not state.finished and state.can_play:
         form = _round_form(game, snapshot)
         form.number.data = str(state.next_round)
         form.idempotency_key.data = new_write_key()
+        # A fresh sheet's hands (empty fields, tile pickers) are the same for every view of
+        # this version: rendered once and kept (a sheet sent back with errors is not).
+        hands = hands_part(game, snapshot, form)
     # The table counted tiles last round: round.js opens each hand's tile picker again (the
     # form itself still starts on numbers, so it reads the same without the script).
     tiles_last = bool(snapshot.results) and any(h.tiles for h in snapshot.results[-1].hands)
     device = current_device()
     history = snapshot.latest_changes if editable else ()
+    sheet = sheet_of(snapshot)
     page = render_template(
         "games/detail.html",
         **_round_sheet(game, form, snapshot.setup, state.next_opener, state.next_engine),
         state=state,
-        sheet=sheet_of(snapshot),
+        sheet=sheet,
+        results_part=results_part(game, snapshot, access, sheet),
         snapshot=snapshot,
         access=access,
         editable=editable,
         history=history,
+        history_part=history_part(snapshot, device) if history else "",
+        hands_part=hands,
         general=general or [],
         warnings=warnings or [],
         device=device,
@@ -176,26 +189,23 @@ def detail(game_id: int) -> ResponseReturnValue:
 def live(game_id: int) -> ResponseReturnValue:
     """The game page's changing parts (current round, sheet, standings, charts), polled with
     If-None-Match by the scorers' phones: 304 while the game is unchanged."""
-    game, access = game_for_device(game_id)
-    # The language is in the ETag: a phone that switched must not keep the old words' part.
-    etag = f"{game.etag}-game-{access}-{get_locale()}"
-    if request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
-    else:
+    # The ETag comes from one light query (the game's version and this phone's right): a poll
+    # of an unchanged game loads nothing else.
+    ref, access = game_ref_for_device(game_id)
+
+    def render() -> str:
+        game, _access = game_for_device(game_id)
         snapshot = snapshot_of(game)
-        response = make_response(
-            render_template(
-                "games/_game_live.html",
-                game=game,
-                state=snapshot.state,
-                sheet=sheet_of(snapshot),
-                access=access,
-                editable=access == "edit",
-            )
+        return render_template(
+            "games/_game_live.html",
+            game=game,
+            state=snapshot.state,
+            results_part=results_part(game, snapshot, access),
+            access=access,
+            editable=access == "edit",
         )
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+
+    return conditional(etag_for(etag_of(ref.id, ref.version), part="game", access=access), render)
 
 
 @bp.post("/games/<id:game_id>/rounds")
@@ -513,35 +523,18 @@ def _claimable(token: str) -> Game:
 def _share_page(token: str, template: str | None) -> Response:
     """The share page (`template`), or its live part alone (None): 304 while the game is
     unchanged (the phones watching poll it). Only reads: a phone keeps the game with a tap."""
+    if template is None:
+        # The live part, polled by every phone watching: its ETag comes from one light query,
+        # and an unchanged game loads nothing else.
+        ref = image_source_for_share(token)
+        etag = etag_for(etag_of(ref.id, ref.version), part="share-live")
+        return conditional(etag, lambda: share_html(game_for_share(token), token, None, False))
     game = game_for_share(token)
-    etag = f"{game.etag}-{(template or 'live').rsplit('/', 1)[-1]}-{get_locale()}"
     # Whether to offer "keep this game": only on the full page, for a quick game this phone
     # does not have yet (the ETag says which, so a tap's redirect shows the page without it).
-    offer_keep = (
-        template is not None
-        and game.club_id is None
-        and game_service.device_access(known_device(), game) is None
-    )
-    if template is not None:
-        etag += "-keep" if offer_keep else "-kept"
-    if request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
-    else:
-        snapshot = snapshot_of(game)
-        page = render_template(
-            template or "games/_live.html",
-            game=game,
-            players=snapshot.setup.players,
-            state=snapshot.state,
-            sheet=sheet_of(snapshot),
-            access="view",
-            token=token,
-            offer_keep=offer_keep,
-        )
-        response = make_response(page)
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    offer_keep = game.club_id is None and game_service.device_access(known_device(), game) is None
+    etag = page_etag(game.etag, page=template, offer_keep=offer_keep)
+    return conditional(etag, lambda: share_html(game, token, template, offer_keep), page=True)
 
 
 @bp.get("/s/<token>")

@@ -10,23 +10,21 @@ from __future__ import annotations
 import random
 
 from flask import (
-    Response,
     abort,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from scorekeeper import limits
 from scorekeeper.access import club_for, game_for_device, signed_in_user
 from scorekeeper.devices import current_device
+from scorekeeper.etags import conditional, etag_for, page_etag
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Club, ClubNight
 from scorekeeper.nights import bp
@@ -171,25 +169,30 @@ def _night_page(club_id: int, night_id: int, template: str) -> ResponseReturnVal
     club, role = club_for(club_id)
     night = _night_or_404(club, night_id)
     version = night_service.night_version(night)
-    # The live part differs by role (scorers get links to add late arrivals) and language.
-    etag = f"{version}-{role}-{get_locale()}-{template.rsplit('/', 1)[-1]}"
-    if etag in request.if_none_match:
-        response = Response(status=304)
-    else:
-        response = make_response(
-            render_template(
-                template,
-                club=club,
-                role=role,
-                night=night,
-                view=night_service.night_view(night),
-                version=version,
-                rule=night_service.late_rule(club).value,
-            )
+    rule = night_service.late_rule(club).value
+    # Everything the page shows besides its tables' games: the club's name and late-arrival
+    # rule, the night's name, date and season, the visitor's role (scorers get more links).
+    shown = {
+        "club": club.name,
+        "rule": rule,
+        "night": (night.name, night.played_on, night.season_id),
+        "role": role,
+    }
+    page = not template.endswith("/_live.html")
+    etag = page_etag(version, page=template, **shown) if page else etag_for(version, **shown)
+
+    def render() -> str:
+        return render_template(
+            template,
+            club=club,
+            role=role,
+            night=night,
+            view=night_service.night_view(night),
+            version=version,
+            rule=rule,
         )
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+
+    return conditional(etag, render, page=page)
 
 
 @bp.get("/clubs/<id:club_id>/nights/<id:night_id>")

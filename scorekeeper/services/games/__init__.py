@@ -30,12 +30,19 @@ from scorekeeper.services.games.reads import (
     device_access,
     game_by_token,
     game_for_device,
+    game_keys,
     game_ref,
     game_row,
     games_of_device,
     history_of,
 )
-from scorekeeper.services.games.snapshot import JOINED_LATE, Snapshot, snapshot_of, state_of
+from scorekeeper.services.games.snapshot import (
+    JOINED_LATE,
+    Snapshot,
+    kept_part,
+    snapshot_of,
+    state_of,
+)
 from scorekeeper.services.games.unit import Busy
 from scorekeeper.services.games.versions import StaleGame
 from scorekeeper.services.games.writes import (
@@ -84,6 +91,7 @@ __all__ = [
     "game_by_token",
     "game_for_device",
     "game_ref",
+    "game_keys",
     "game_row",
     "games_of_device",
     "history_of",
@@ -98,6 +106,7 @@ __all__ = [
     "rules_of",
     "season_on",
     "setup_of",
+    "kept_part",
     "snapshot_of",
     "state_of",
     "store_final_figures",

@@ -38,6 +38,18 @@ def _right(device: str | None, can_edit: bool | None) -> str | None:
     return "edit" if can_edit else "view"
 
 
+# game_keys' query: what says who may read a game and which version it is at.
+_KEYS = select(Game.id, Game.version, Game.view_token, Game.edit_token, Game.club_id).where(
+    Game.id == bindparam("game_id")
+)
+
+
+def game_keys(game_id: int) -> Row[int, int, str, str, int | None] | None:
+    """The game's id, version, tokens and club as plain columns, without its row object:
+    enough to check a token and read the game's snapshot (the API's GET)."""
+    return db.session.execute(_KEYS, {"game_id": game_id}).first()
+
+
 def game_row(game_id: int) -> Game | None:
     """Only the game's own row (its snapshot has the rounds)."""
     return db.session.get(Game, game_id)

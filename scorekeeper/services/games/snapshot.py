@@ -15,6 +15,7 @@ phone committed a change in between.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -37,6 +38,9 @@ TRIES = 3
 # The latest history lines a snapshot holds (the game page shows them; every change to a game,
 # its history lines included, moves its version).
 LATEST_CHANGES = 10
+# Rendered parts of kept versions' pages (sheet, standings and charts: 10-40 kB of HTML each),
+# by the part's ETag: every phone watching a game, and each reload of its page, gets the same.
+PARTS = 64
 
 
 @dataclass(frozen=True)
@@ -251,6 +255,21 @@ def _key(game_id: int, view_token: str, version: int) -> tuple[int, str, int]:
 
 def _version(connection: Connection, game_id: int) -> int | None:
     return connection.execute(_VERSION, {"game_id": game_id}).scalar_one_or_none()
+
+
+def kept_part(snapshot: Snapshot, etag: str, render: Callable[[], str]) -> str:
+    """A part of this version's pages as `render` makes it, kept while the version is: under
+    `etag`, the part's ETag (etags.py), which names the version and all the part shows (its
+    language, the reader's access). A snapshot not kept (read across a commit) keeps none."""
+    if not snapshot.kept:
+        return render()
+    parts: Lru[str] = current_app.extensions.setdefault("scorekeeper_parts", Lru(PARTS))
+    key = (snapshot.id, snapshot.version, etag)
+    found = parts.get(key)
+    if found is None:
+        found = render()
+        parts.put(key, found)
+    return found
 
 
 def _cache() -> Lru[Snapshot]:
