@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -84,26 +85,11 @@ def _upright(rect: tuple[tuple[float, float], tuple[float, float], float]) -> Bo
     return pts
 
 
-def _cut(box: Box, pieces: int) -> list[Box]:
-    """A box cut across its long sides into `pieces` equal boxes."""
-    a, b, c, d = box  # a-b and c-d are the short sides
+def _shapes(
+    contours: Sequence[NDArray[np.int32]], h: int, w: int, min_area: float
+) -> list[tuple[Box, float, float]]:
+    """The solid shapes among outlines: upright box, aspect (long / short) and box area."""
     out = []
-    for i in range(pieces):
-        t0, t1 = i / pieces, (i + 1) / pieces
-        piece = np.float32([a + (d - a) * t0, b + (c - b) * t0, b + (c - b) * t1, a + (d - a) * t1])
-        if np.linalg.norm(piece[0] - piece[1]) > np.linalg.norm(piece[1] - piece[2]):
-            piece = np.roll(piece, -1, axis=0)
-        out.append(piece.astype(np.float32))
-    return out
-
-
-def tiles(img: NDArray[np.uint8]) -> list[Found]:
-    """Every tile-shaped region of the photo, touching tiles cut apart by size and shape."""
-    mask = foreground(img)
-    h, w = mask.shape
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    min_area = (min(h, w) * 0.035) ** 2
-    shapes = []
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < min_area or area > 0.9 * h * w:
@@ -112,31 +98,192 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
         (rw, rh) = rect[1]
         if rw * rh <= 0 or area / (rw * rh) < MIN_FILL:
             continue
-        shapes.append((_upright(rect), max(rw, rh) / min(rw, rh), rw * rh))
-    singles = [
-        area for _box, aspect, area in shapes if SINGLE_ASPECT[0] <= aspect <= SINGLE_ASPECT[1]
-    ]
-    unit = float(np.median(singles)) if singles else 0.0
-    found: list[Found] = []
-    for box, aspect, area in shapes:
-        if SINGLE_ASPECT[0] <= aspect <= SINGLE_ASPECT[1] and (not unit or area < 1.6 * unit):
-            found.append(Found(box))
-            continue
-        found.extend(_split(box, aspect, area, unit))
-    return found
+        out.append((_upright(rect), max(rw, rh) / min(rw, rh), rw * rh))
+    return out
 
 
-def _split(box: Box, aspect: float, area: float, unit: float) -> list[Found]:
-    """Touching tiles in a line: n end to end make a box of aspect 2n, n side by side one of
-    aspect n/2; the count whose pieces look most like a tile (and like the lone tiles) wins."""
-    options = []
-    for pieces in {max(1, round(aspect / 2)), max(1, round(aspect * 2))}:
-        piece_aspect = max(aspect / pieces, pieces / aspect)
-        fit = abs(math.log(piece_aspect / 2.0))
-        if unit:
-            fit += abs(math.log((area / pieces) / unit))
-        options.append((fit, pieces))
-    fit, pieces = min(options)
-    if fit > 0.9 or pieces > 30:
+def outlines(mask: NDArray[np.uint8]) -> Sequence[NDArray[np.int32]]:
+    """The outer outline of each shape of a mask."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return contours
+
+
+def edge_regions(img: NDArray[np.uint8]) -> Sequence[NDArray[np.int32]]:
+    """The outlines of the regions closed by strong edges (a tile on a busy cloth or a towel):
+    each region's outer outline, so the pips and the dividing line inside it do not count."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.5)
+    median = float(np.median(grey))
+    edges = cv2.Canny(grey, max(10.0, 0.5 * median), max(30.0, 1.2 * median))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    regions = cv2.bitwise_not(edges)
+    contours, hierarchy = cv2.findContours(regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
         return []
-    return [Found(piece, split=pieces > 1) for piece in _cut(box, pieces)]
+    # Outer outlines only; the dilation ate a pixel or two of each region, which the
+    # straightening's own inset makes up for.
+    return [c for c, link in zip(contours, hierarchy[0], strict=True) if link[3] == -1]
+
+
+def tiles(img: NDArray[np.uint8]) -> list[Found]:
+    """Every tile-shaped region of the photo, touching tiles cut apart along their seams."""
+    h, w = img.shape[:2]
+    min_area = (min(h, w) * 0.035) ** 2
+    candidates: list[tuple[float, Found]] = []
+    squares: list[Box] = []
+    for source, contours in enumerate((outlines(foreground(img)), edge_regions(img))):
+        for box, aspect, _area in _shapes(contours, h, w, min_area):
+            if SINGLE_ASPECT[0] <= aspect <= SINGLE_ASPECT[1]:
+                fit = abs(math.log(aspect / 2.0))
+                candidates.append((fit + 0.05 * source, Found(box)))
+            elif source == 0:
+                candidates.extend((0.5, piece) for piece in grid(img, box))
+            elif aspect < 1.3:
+                squares.append(box)
+    candidates.extend((0.4, Found(box)) for box in _pairs(squares))
+    # The same tile seen by both masks: keep the better-shaped one.
+    kept: list[Found] = []
+    areas: list[float] = []
+    for _fit, found in sorted(candidates, key=lambda c: c[0]):
+        area = float(cv2.contourArea(found.box))
+        if any(
+            _overlap(found.box, k.box) > 0.3 * min(area, a)
+            for k, a in zip(kept, areas, strict=True)
+        ):
+            continue
+        kept.append(found)
+        areas.append(area)
+    if len(areas) > 2:
+        # A tile is not much smaller than the others on the same photo (a pip, a fleck).
+        typical = float(np.median(areas))
+        kept = [k for k, a in zip(kept, areas, strict=True) if a > 0.3 * typical]
+    return kept
+
+
+def _pairs(squares: list[Box]) -> list[Box]:
+    """Two halves of one tile, split apart by a dividing line that reaches the tile's edges:
+    squares of the same size side by side make one tile."""
+    out = []
+    squares = squares[:200]
+    for i, first in enumerate(squares):
+        for second in squares[i + 1 :]:
+            a1, a2 = cv2.contourArea(first), cv2.contourArea(second)
+            if not 0.66 < a1 / max(a2, 1.0) < 1.5:
+                continue
+            side = math.sqrt((a1 + a2) / 2)
+            gap = float(np.linalg.norm(first.mean(axis=0) - second.mean(axis=0)))
+            if not 0.85 * side < gap < 1.25 * side:
+                continue
+            rect = cv2.minAreaRect(np.concatenate([first, second]))
+            (rw, rh) = rect[1]
+            if min(rw, rh) > 0 and abs(math.log(max(rw, rh) / min(rw, rh) / 2.0)) < 0.2:
+                out.append(_upright(rect))
+    return out
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """The area two convex boxes share."""
+    shared, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(shared)
+
+
+def grid(img: NDArray[np.uint8], box: Box) -> list[Found]:
+    """Tiles touching in rows and columns, as one shape: the grid of 2:1 cells whose cell size
+    suits the pips inside and whose cut lines run along the darkest seams."""
+    a, b, c, d = box
+    short, long = float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))
+    if short < 8:
+        return []
+    scale = min(1.0, 600 / long)
+    sw, lw = max(8, int(short * scale)), max(8, int(long * scale))
+    target = np.float32([[0, 0], [0, sw], [lw, sw], [lw, 0]])
+    matrix = cv2.getPerspectiveTransform(np.float32([a, b, c, d]), target)
+    flat = cv2.warpPerspective(img, matrix, (lw, sw))
+    grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    pip, spots = _pip_diameter(flat)
+    level = float(np.median(grey))
+    best: tuple[float, int, int] | None = None
+    for nx in range(1, 16):
+        for ny in range(1, 6):
+            cw, ch = lw / nx, sw / ny
+            aspect = max(cw, ch) / min(cw, ch)
+            if abs(math.log(aspect / 2.0)) > 0.3 or nx * ny < 2 or nx * ny > 30:
+                continue
+            if pip and not 3.2 * pip <= min(cw, ch) <= 14 * pip:
+                continue
+            score = _grid_score(grey, spots, level, nx, ny) - 40 * abs(math.log(aspect / 2.0))
+            if best is None or score > best[0]:
+                best = (score, nx, ny)
+    if best is None:
+        return []
+    _score, nx, ny = best
+    back = np.linalg.inv(matrix)
+    out = []
+    for i in range(nx):
+        for j in range(ny):
+            cell = np.float32(
+                [
+                    [
+                        [i * lw / nx, j * sw / ny],
+                        [(i + 1) * lw / nx, j * sw / ny],
+                        [(i + 1) * lw / nx, (j + 1) * sw / ny],
+                        [i * lw / nx, (j + 1) * sw / ny],
+                    ]
+                ]
+            )
+            piece = cv2.perspectiveTransform(cell, back)[0]
+            if np.linalg.norm(piece[0] - piece[1]) > np.linalg.norm(piece[1] - piece[2]):
+                piece = np.roll(piece, -1, axis=0)
+            out.append(Found(piece.astype(np.float32), split=True))
+    return out
+
+
+def _grid_score(
+    grey: NDArray[np.float32], spots: NDArray[np.bool_], level: float, nx: int, ny: int
+) -> float:
+    """How well a grid fits: its cuts run along dark seams and through no pip, and each cell
+    has a dividing line (darker or lighter than the face) across its middle."""
+    sw, lw = grey.shape
+    cw, ch = lw / nx, sw / ny
+    cut_cols = [int(i * cw) for i in range(1, nx)]
+    cut_rows = [int(j * ch) for j in range(1, ny)]
+    seam = [grey[:, max(0, x - 1) : x + 2].mean() for x in cut_cols]
+    seam += [grey[max(0, y - 1) : y + 2, :].mean() for y in cut_rows]
+    through = [spots[:, x].mean() for x in cut_cols] + [spots[y, :].mean() for y in cut_rows]
+    dividers = []
+    for i in range(nx):
+        for j in range(ny):
+            x0, x1, y0, y1 = int(i * cw), int((i + 1) * cw), int(j * ch), int((j + 1) * ch)
+            if cw > ch:  # the cell lies along the stretch: its divider is a column
+                mid, lo, hi = (x0 + x1) // 2, y0 + (y1 - y0) // 5, y1 - (y1 - y0) // 5
+                band = grey[lo:hi, max(0, mid - 1) : mid + 2]
+            else:
+                mid, lo, hi = (y0 + y1) // 2, x0 + (x1 - x0) // 5, x1 - (x1 - x0) // 5
+                band = grey[max(0, mid - 1) : mid + 2, lo:hi]
+            dividers.append(abs(float(band.mean()) - level) if band.size else 0.0)
+    return (
+        float(np.mean(dividers))
+        + 0.5 * (level - float(np.mean(seam)))
+        - 200 * float(np.mean(through))
+    )
+
+
+def _pip_diameter(flat: NDArray[np.uint8]) -> tuple[float, NDArray[np.bool_]]:
+    """The typical diameter of the round spots on a stretch of tiles (0 when there are fewer
+    than three) and a mask of those spots."""
+    lab_img = lab(flat)
+    dist = distance(lab_img, np.median(lab_img.reshape(-1, 3), axis=0))
+    mask = (dist > max(20.0, otsu(dist))).astype(np.uint8) * 255
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    total = flat.shape[0] * flat.shape[1]
+    areas = []
+    spots = np.zeros(mask.shape, np.uint8)
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        perimeter = cv2.arcLength(contour, True)
+        if 0.0002 * total < area < 0.02 * total and perimeter:
+            if 4 * math.pi * area / perimeter**2 > 0.7:
+                areas.append(area)
+                cv2.drawContours(spots, [contour], -1, 1, thickness=cv2.FILLED)
+    if len(areas) < 3:
+        return 0.0, spots > 0
+    return math.sqrt(4 * float(np.median(areas)) / math.pi), spots > 0
