@@ -97,6 +97,11 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # Clubs made from an export file uploaded on the web (each upload is checked round by
         # round through the rules: seconds of CPU for a big club), per client address.
         "LIMIT_IMPORTS": "10 per hour; 30 per day",
+        # Photos of hands read by the server (~0.1-0.2 s of one core each), per client; a table
+        # photographs four to eight hands a round.
+        "LIMIT_PHOTO_READS": "30 per minute; 300 per hour",
+        # The largest photo accepted (a full-size phone photo sent without the page's script).
+        "PHOTO_MAX_BYTES": 15 * 1024 * 1024,
         # Werkzeug's password hashing; tests use a cheaper method to stay fast.
         "PASSWORD_HASH_METHOD": "scrypt",
     }

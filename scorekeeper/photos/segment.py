@@ -133,6 +133,11 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
     for source, contours in enumerate((outlines(foreground(img)), edge_regions(img))):
         for box, aspect, _area in _shapes(contours, h, w, min_area):
             if SINGLE_ASPECT[0] <= aspect <= SINGLE_ASPECT[1]:
+                # Four tiles side by side make a 2:1 box too: their pips give them away.
+                pieces = grid(img, box, crowded_only=True) if source == 0 else []
+                if pieces:
+                    candidates.extend((0.5, piece) for piece in pieces)
+                    continue
                 fit = abs(math.log(aspect / 2.0))
                 candidates.append((fit + 0.05 * source, Found(box)))
             elif source == 0:
@@ -186,9 +191,10 @@ def _overlap(a: Box, b: Box) -> float:
     return float(shared)
 
 
-def grid(img: NDArray[np.uint8], box: Box) -> list[Found]:
+def grid(img: NDArray[np.uint8], box: Box, crowded_only: bool = False) -> list[Found]:
     """Tiles touching in rows and columns, as one shape: the grid of 2:1 cells whose cell size
-    suits the pips inside and whose cut lines run along the darkest seams."""
+    suits the pips inside and whose cut lines run along the darkest seams. `crowded_only`: a
+    tile-shaped box, cut only when its pips are far too small for one tile."""
     a, b, c, d = box
     short, long = float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))
     if short < 8:
@@ -200,6 +206,8 @@ def grid(img: NDArray[np.uint8], box: Box) -> list[Found]:
     flat = cv2.warpPerspective(img, matrix, (lw, sw))
     grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
     pip, spots = _pip_diameter(flat)
+    if crowded_only and not (pip and sw > 14 * pip):
+        return []
     level = float(np.median(grey))
     best: tuple[float, int, int] | None = None
     for nx in range(1, 16):
