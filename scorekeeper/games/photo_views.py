@@ -35,9 +35,8 @@ def _refused(game, access: str, status: int, message: str) -> ResponseReturnValu
     if _wants_json():
         return jsonify(error=message), status
     flash(message, "error")
-    form = None
-    if request.content_length is None or status != 413:
-        form = _round_form(game, snapshot_of(game), request.form)
+    # Past the size limit the form is not read: the page starts afresh.
+    form = None if status == 413 else _round_form(game, snapshot_of(game), request.form)
     return _render_game(game, access, form=form, status=status)
 
 
@@ -59,6 +58,9 @@ def read_hand_photo(game_id: int) -> ResponseReturnValue:
     the round form itself): JSON for the page's script, the game page without it."""
     game, access = game_for_device(game_id, edit=True)
     request.max_content_length = current_app.config["PHOTO_MAX_BYTES"] + FORM_ROOM
+    if (request.content_length or 0) > request.max_content_length:
+        # Refused before a byte is parsed (no half-written temporary file left behind).
+        return _refused(game, access, 413, _too_large())
     try:
         if current_app.config.get("WTF_CSRF_ENABLED", True):
             csrf.protect()
