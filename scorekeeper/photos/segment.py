@@ -112,8 +112,10 @@ def edge_regions(img: NDArray[np.uint8]) -> Sequence[NDArray[np.int32]]:
     """The outlines of the regions closed by strong edges (a tile on a busy cloth or a towel):
     each region's outer outline, so the pips and the dividing line inside it do not count."""
     grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.5)
-    median = float(np.median(grey))
-    edges = cv2.Canny(grey, max(10.0, 0.5 * median), max(30.0, 1.2 * median))
+    # Thresholds from how strong the photo's edges are, not how bright it is (white on white).
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    strong = float(np.percentile(cv2.magnitude(gx, gy), 97))
+    edges = cv2.Canny(grey, max(12.0, 0.25 * strong), max(30.0, 0.6 * strong))
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     regions = cv2.bitwise_not(edges)
     contours, hierarchy = cv2.findContours(regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)

@@ -212,7 +212,7 @@ def make_photo(seed: int, *, tiles: list[tuple[int, int]] | None = None, **force
         if face in ("black", "blue", "green") and rng.random() < 0.7
         else rng.choice(pip_styles),
     )
-    tables = [t for t in TABLES if abs(sum(TABLES[t]) - sum(TILE_FACES[face])) > 150]
+    tables = [t for t in TABLES if abs(sum(TABLES[t]) - sum(TILE_FACES[face])) > 60]
     table = force.get("table", rng.choice(tables))
     arrangement = force.get("arrangement", rng.choice(["scattered", "scattered", "row"]))
     if tiles is None:
