@@ -8,7 +8,7 @@ not the photo, not the reading; the tiles count once the round is saved as usual
 
 from __future__ import annotations
 
-from flask import current_app, flash, jsonify, request
+from flask import current_app, flash, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -45,6 +45,14 @@ def _too_large() -> str:
     return _("The photo is larger than %(n)s MB: take it again at a smaller size.", n=megabytes)
 
 
+@bp.get("/games/<id:game_id>/photos/panel")
+def photo_panel(game_id: int) -> ResponseReturnValue:
+    """The confirm panel's markup and words, fetched by photo.js when a photo is first chosen
+    (the game page does not carry it: most rounds use no photo)."""
+    game_for_device(game_id, edit=True)
+    return render_template("games/_photo_panel.html")
+
+
 def _seat(players: int) -> int | None:
     raw = request.form.get("photo_seat") or request.args.get("seat") or ""
     return int(raw) if raw.isdigit() and int(raw) < players else None
@@ -54,8 +62,8 @@ def _seat(players: int) -> int | None:
 @limits.photo_reads
 @csrf.exempt  # checked below, once the upload limit is raised for the photo
 def read_hand_photo(game_id: int) -> ResponseReturnValue:
-    """Read the tiles on a photo of one hand (multipart field `photo`, or `photo_<seat>` from
-    the round form itself): JSON for the page's script, the game page without it."""
+    """Read the tiles on a photo of one hand (multipart field `photo`; from the round form
+    itself, `photo_seat` says whose): JSON for the page's script, the game page without it."""
     game, access = game_for_device(game_id, edit=True)
     request.max_content_length = current_app.config["PHOTO_MAX_BYTES"] + FORM_ROOM
     if (request.content_length or 0) > request.max_content_length:
@@ -66,7 +74,7 @@ def read_hand_photo(game_id: int) -> ResponseReturnValue:
             csrf.protect()
         players = len(snapshot_of(game).setup.players)
         seat = _seat(players)
-        upload = request.files.get("photo") or request.files.get(f"photo_{seat}")
+        upload = request.files.get("photo")
     except RequestEntityTooLarge:
         return _refused(game, access, 413, _too_large())
     if upload is None or not upload.filename and not upload.content_length:

@@ -1,13 +1,13 @@
-// A hand from a photo: the photo is scaled to 1600 px as a JPEG here, read by the server, and
+// A hand from a photo (loaded by photo-start.js when a photo is chosen): the photo is scaled to 1600 px as a JPEG here, read by the server, and
 // shown with each tile it found outlined; the scorer changes, removes or adds tiles (two taps,
 // as in the tile picker), then "Use these tiles" ticks them in the hand, where round.js and the
 // server check them like any tiles. Nothing is kept: the photo stays on the phone.
 (function () {
   var form = document.getElementById("round-form");
-  var panel = document.getElementById("photo-confirm");
-  if (!form || !panel || !window.fetch || !window.FormData || !window.FileReader) { return; }
-  document.documentElement.classList.add("js-photo");
-  var words = panel.dataset;
+  var block = document.getElementById("photo-block");
+  if (!form || !block || !window.skPhotoQueue) { return; }
+  var panel = null;
+  var words = {};
   var LONGEST = 1600;
   var SVG = "http://www.w3.org/2000/svg";
   var state = { hand: null, tiles: [], width: 0, height: 0, editing: null, first: null };
@@ -71,7 +71,7 @@
       var body = new FormData();
       body.append("csrf_token", form.elements.csrf_token.value);
       body.append("photo", photo.blob, "photo.jpg");
-      return fetch(words.url, {
+      return fetch(block.dataset.url, {
         method: "POST", body: body, credentials: "same-origin",
         headers: { Accept: "application/json" }
       }).then(function (response) {
@@ -232,20 +232,28 @@
 
   function close() {
     panel.hidden = true;
-    form.parentNode.appendChild(panel);
+    block.parentNode.appendChild(panel);
     state.hand = null;
   }
 
-  $(".photo-add").addEventListener("click", function () { openPad(null); });
-  $(".photo-use").addEventListener("click", use);
-  $(".photo-cancel").addEventListener("click", close);
-
-  form.querySelectorAll(".photo-field").forEach(function (field) {
-    var hand = field.closest("fieldset.hand");
-    var input = field.querySelector(".photo-input");
-    input.addEventListener("change", function () {
-      if (input.files && input.files[0]) { send(hand, input.files[0]); }
-      input.value = "";
-    });
-  });
+  // photo-start.js queues each chosen photo (the first one before this script had loaded);
+  // the panel and its words come from the server once.
+  function take() {
+    var queue = window.skPhotoQueue;
+    while (queue.length) { var next = queue.shift(); send(next.hand, next.file); }
+  }
+  fetch(block.dataset.panel, { credentials: "same-origin" }).then(function (response) {
+    return response.text();
+  }).then(function (html) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    panel = holder.querySelector("#photo-confirm");
+    words = panel.dataset;
+    block.parentNode.appendChild(panel);
+    $(".photo-add").addEventListener("click", function () { openPad(null); });
+    $(".photo-use").addEventListener("click", use);
+    $(".photo-cancel").addEventListener("click", close);
+    window.skPhoto = { take: take };
+    take();
+  }).catch(function () { window.skPhotoQueue.length = 0; });
 })();

@@ -48,8 +48,8 @@ def send_photo(page: Page, name: str, **look: str) -> None:
 def test_a_hand_read_from_a_photo_is_confirmed_and_saved(phone: Page, live_server: str):
     start(phone, live_server)
     ben = hand(phone, "Ben")
-    expect(ben.get_by_text("Photo", exact=True)).to_be_attached()
-    expect(ben.locator(".photo-read")).to_be_hidden()  # the script sends the photo itself
+    expect(ben.get_by_label("Photo", exact=True)).to_be_attached()
+    expect(phone.locator("#photo-block")).to_be_hidden()  # the no-script form of it
     send_photo(phone, "Ben", face="white", pips="black", table="dark wood")
     panel = phone.locator("#photo-confirm")
     # The panel opens inside Ben's hand, the tiles outlined on the photo with their values.

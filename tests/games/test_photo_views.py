@@ -37,12 +37,21 @@ def send(client, game_id, data, headers=JSON, **files):
                        content_type=f"multipart/form-data; boundary={boundary}")  # fmt: skip
 
 
-def test_the_round_sheet_offers_a_photo_for_each_hand(client):
+def test_the_round_sheet_offers_a_photo_of_any_hand(client):
     game_id = start_game(client)
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert html.count('accept="image/*" capture="environment"') == 4
-    assert 'id="photo_0"' in html and 'id="photo-confirm"' in html
-    assert f'formaction="/games/{game_id}/photos"' in html
+    assert html.count('accept="image/*" capture="environment"') == 1
+    assert re.search(r'<select id="photo-seat" name="photo_seat" form="round-form">'
+                     r'<option value="0">Ana</option>', html)  # fmt: skip
+    assert f'form="round-form" formaction="/games/{game_id}/photos"' in html
+    assert f'data-panel="/games/{game_id}/photos/panel"' in html
+
+
+def test_the_confirm_panel_comes_with_its_words(client):
+    game_id = start_game(client)
+    html = client.get(f"/games/{game_id}/photos/panel").get_data(as_text=True)
+    assert 'id="photo-confirm"' in html and "Use these tiles" in html
+    assert 'data-too-large="The photo is larger than 15 MB' in html
 
 
 def test_the_script_gets_each_tile_with_its_values_corners_and_the_total(client, photo):
@@ -90,7 +99,7 @@ def test_an_empty_table_gives_no_tiles_and_advice_in_words(client):
 def test_without_the_script_the_hand_comes_back_ticked_and_the_rest_kept(client, photo):
     game_id = start_game(client)
     data = round_data(1, {1: 7, 2: 20}, out=3, photo_seat="0")
-    response = send(client, game_id, data, headers={"Accept": "text/html"}, photo_0=photo)
+    response = send(client, game_id, data, headers={"Accept": "text/html"}, photo=photo)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     ticked = re.findall(r'name="tiles_0" type="checkbox" value="([0-9-]+)" checked', html)
