@@ -22,6 +22,10 @@ ADVICE: dict[str, str] = {
     "glare": N_("Glare hides some pips: tilt the phone or move away from the lamp."),
     "cut": N_("A tile is cut by the edge of the photo: step back so every tile is inside."),
 }
+# One photo, one core: the server's threads and processes already share the cores, and OpenCV's
+# own thread pool would only make them compete (and the timing unlike a one-core server's).
+cv2.setNumThreads(1)
+
 # Below this a tile is marked for the scorer to check.
 LOW_CONFIDENCE = 0.75
 
