@@ -40,7 +40,9 @@ def send(client, game_id, data, headers=JSON, **files):
 def test_the_round_sheet_offers_a_photo_of_any_hand(client):
     game_id = start_game(client)
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert html.count('accept="image/*" capture="environment"') == 1
+    # One control without the script; the template of each hand's camera button for it.
+    assert html.count('accept="image/*" capture="environment"') == 2
+    assert '<template id="photo-button">' in html
     assert re.search(r'<select id="photo-seat" name="photo_seat" form="round-form">'
                      r'<option value="0">Ana</option>', html)  # fmt: skip
     assert f'form="round-form" formaction="/games/{game_id}/photos"' in html
