@@ -226,25 +226,47 @@ def grid(img: NDArray[np.uint8], box: Box, crowded_only: bool = False) -> list[F
     if best is None:
         return []
     _score, nx, ny = best
+    xs = _settle(grey, spots, [i * lw / nx for i in range(nx + 1)], axis=0)
+    ys = _settle(grey, spots, [j * sw / ny for j in range(ny + 1)], axis=1)
     back = np.linalg.inv(matrix)
     out = []
     for i in range(nx):
         for j in range(ny):
-            cell = np.float32(
-                [
-                    [
-                        [i * lw / nx, j * sw / ny],
-                        [(i + 1) * lw / nx, j * sw / ny],
-                        [(i + 1) * lw / nx, (j + 1) * sw / ny],
-                        [i * lw / nx, (j + 1) * sw / ny],
-                    ]
-                ]
-            )
+            corners = [
+                [xs[i], ys[j]],
+                [xs[i + 1], ys[j]],
+                [xs[i + 1], ys[j + 1]],
+                [xs[i], ys[j + 1]],
+            ]
+            cell = np.array([corners], dtype=np.float32)
             piece = cv2.perspectiveTransform(cell, back)[0]
             if np.linalg.norm(piece[0] - piece[1]) > np.linalg.norm(piece[1] - piece[2]):
                 piece = np.roll(piece, -1, axis=0)
             out.append(Found(piece.astype(np.float32), split=True))
     return out
+
+
+def _settle(
+    grey: NDArray[np.float32], spots: NDArray[np.bool_], cuts: list[float], axis: int
+) -> list[float]:
+    """Each inner cut moved, within a fifth of a cell, to the darkest line that crosses no pip:
+    tiles in a real row are not all the same width, nor evenly spaced."""
+    if len(cuts) < 3:
+        return cuts
+    step = cuts[1] - cuts[0]
+    # The mean brightness and the pips crossed by each line across the stretch.
+    profile = grey.mean(axis=axis)
+    crossed = spots.mean(axis=axis)
+    settled = [cuts[0]]
+    for cut in cuts[1:-1]:
+        lo, hi = int(max(1, cut - step / 5)), int(min(len(profile) - 2, cut + step / 5))
+        if hi <= lo:
+            settled.append(cut)
+            continue
+        window = profile[lo : hi + 1] + 400 * crossed[lo : hi + 1]
+        settled.append(float(lo + int(np.argmin(window))))
+    settled.append(cuts[-1])
+    return settled
 
 
 def _grid_score(
