@@ -121,7 +121,9 @@ def _fill_hand(game, access: str, seat: int | None, reading: Reading) -> Respons
     doubtful = [f"{max(t.pips)}-{min(t.pips)}" for t in reading.tiles if t.low_confidence]
     for code in reading.advice:
         flash(_(ADVICE[code]), "warning")
-    if seat is not None and reading.tiles:
+    if seat is None:
+        flash(_("Choose whose hand the photo shows, then read it again."), "error")
+    elif reading.tiles:
         form[f"mode_{seat}"].data = "tiles"
         form[f"tiles_{seat}"].data = names
         message = _(

@@ -118,3 +118,15 @@ def test_only_the_games_scorers_may_send_a_photo(app, client, photo):
     game_id = start_game(client)
     other = app.test_client()
     assert send(other, game_id, {}, photo=photo).status_code in (403, 404)
+
+
+@pytest.mark.parametrize("seat", ["99", "-1", "abc", ""])
+def test_a_junk_hand_number_keeps_the_form_and_ticks_nothing(client, photo, seat):
+    game_id = start_game(client)
+    data = round_data(1, {1: 7}, photo_seat=seat)
+    response = send(client, game_id, data, headers={"Accept": "text/html"}, photo=photo)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert " checked" not in "".join(re.findall(r'<input class="tile-check"[^>]*>', html))
+    assert 'name="pips_1" pattern="[0-9]*" placeholder="pips" type="text" value="7"' in html
+    assert "Choose whose hand the photo shows" in html
