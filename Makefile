@@ -111,6 +111,14 @@ test: $(STAMP) compile chromium axe lint
 bench: $(STAMP)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
+# How well the photo reader counts hands (issue 20): a synthetic set drawn by
+# scorekeeper/photos/synthetic.py and the real photos of ../shared/photos-dev/ when that folder
+# exists (measured only: never trained or tuned on). Nothing is trained, so there is no
+# train-photos step: the reader is classical computer vision (docs/decisions.md).
+.PHONY: bench-photos
+bench-photos: $(STAMP)
+	$(BIN)/python bench/photos.py $(BENCH_ARGS)
+
 # Mutation testing of the rules core (issue 16): mutmut mutates scorekeeper/core and runs
 # tests/core against each mutant (config: [tool.mutmut] in pyproject.toml). Not part of
 # `make test`: it takes minutes. Survivors: `$(BIN)/mutmut show <name>`; the ones that cannot

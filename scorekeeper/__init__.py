@@ -139,5 +139,6 @@ def register_cli(app: Flask) -> None:
         cli.export_club_command,
         cli.import_club_command,
         cli.set_password_command,
+        cli.count_pips_command,
     ):
         app.cli.add_command(command)

@@ -3,6 +3,7 @@
 What they print is translated into the shell's language (LANGUAGE, LC_ALL, LC_MESSAGES or
 LANG, as scorekeeper.i18n reads them); their --help stays English."""
 
+import json
 from typing import BinaryIO
 
 import click
@@ -134,3 +135,34 @@ def set_password_command(email: str) -> None:
     except (LookupError, ValueError) as error:
         raise click.ClickException(str(error.args[0])) from None
     click.echo(_("Password set for %(email)s.", email=user.email))
+
+
+@click.command("count-pips")
+@click.argument("photos", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--set", "set_max", type=int, default=12, show_default=True, help="Double-N set.")
+@with_appcontext
+def count_pips_command(photos: tuple[str, ...], set_max: int) -> None:
+    """Read the tiles on photos of hands: one JSON line per photo (tiles, total, advice)."""
+    from scorekeeper.photos.decode import NotAnImage, Unreadable
+    from scorekeeper.photos.reader import ADVICE, read_photo
+
+    for path in photos:
+        with open(path, "rb") as file:
+            data = file.read()
+        try:
+            reading = read_photo(data, set_max=set_max)
+        except (NotAnImage, Unreadable) as error:
+            click.echo(json.dumps({"photo": path, "error": str(error)}))
+            continue
+        tiles = [
+            {
+                "pips": list(t.pips),
+                "confidence": t.confidence,
+                "corners": [list(p) for p in t.corners],
+            }
+            for t in reading.tiles
+        ]
+        advice = [_(ADVICE[code]) for code in reading.advice]
+        click.echo(
+            json.dumps({"photo": path, "tiles": tiles, "total": reading.total, "advice": advice})
+        )

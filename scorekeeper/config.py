@@ -110,6 +110,11 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # when it is set) refuses requests for any other host with 400.
         "PUBLIC_URL": "",
         "TRUSTED_HOSTS": None,
+        # Photos of hands read by the server (~0.1-0.2 s of one core each), per client; a table
+        # photographs four to eight hands a round.
+        "LIMIT_PHOTO_READS": "30 per minute; 300 per hour",
+        # The largest photo accepted (a full-size phone photo sent without the page's script).
+        "PHOTO_MAX_BYTES": 15 * 1024 * 1024,
         # Werkzeug's password hashing; tests use a cheaper method to stay fast.
         "PASSWORD_HASH_METHOD": "scrypt",
     }

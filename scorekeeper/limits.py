@@ -63,6 +63,9 @@ sign_ups = _shared("LIMIT_SIGN_UPS", "sign-ups")
 # "Forgot your password?" and "send the confirmation again", per client.
 mail_requests = _shared("LIMIT_MAIL_REQUESTS", "mail-requests")
 
+# "Read the tiles on this photo", per client (each read costs the server a fraction of a second).
+photo_reads = _shared("LIMIT_PHOTO_READS", "photo-reads")
+
 # "Create a club from an export file", per client.
 imports = limiter.shared_limit(_setting("LIMIT_IMPORTS"), scope="imports", methods=WRITES)
 

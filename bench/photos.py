@@ -1,0 +1,197 @@
+"""`make bench-photos`: how well the photo reader counts hands, on the synthetic set the project
+draws and on the real development photos in ../shared/photos-dev/ (skipped when absent).
+
+Prints, per set and per kind of photo: photos read with the exact total, within 2 pips, halves
+read right on the tiles matched, tiles found, seconds per photo (median) and the peak memory the
+reading added. The real photos are only read here: never train or tune on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # noqa: E402
+
+from scorekeeper.photos.reader import read_photo  # noqa: E402
+from scorekeeper.photos.synthetic import make_photo  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+# ../shared/photos-dev beside the checkout (a worktree one level deeper looks two up), or
+# wherever PHOTOS_DEV points.
+DEV = Path(
+    os.environ.get("PHOTOS_DEV")
+    or next(
+        (
+            p
+            for p in (
+                ROOT.parent / "shared" / "photos-dev",
+                ROOT.parent.parent / "shared" / "photos-dev",
+            )
+            if p.is_dir()
+        ),
+        ROOT.parent / "shared" / "photos-dev",
+    )
+)
+# Seeds of the synthetic test set: far from the seeds the unit tests use.
+SYNTHETIC_SEEDS = range(10_000, 10_000 + 120)
+
+
+def matched_halves(found: list[tuple[int, int]], truth: list[tuple[int, int]]) -> tuple[int, int]:
+    """Halves right and halves compared, pairing each true tile with the found tile that
+    shares most halves with it (order of tiles and of halves does not matter)."""
+    left = list(found)
+    right = compared = 0
+    for a, b in truth:
+        if not left:
+            break
+        best = max(left, key=lambda t: _shared(t, (a, b)))
+        left.remove(best)
+        right += _shared(best, (a, b))
+        compared += 2
+    return right, compared
+
+
+def _shared(x: tuple[int, int], y: tuple[int, int]) -> int:
+    rest = list(y)
+    n = 0
+    for v in x:
+        if v in rest:
+            rest.remove(v)
+            n += 1
+    return n
+
+
+def measure(cases: list[tuple[str, str, bytes, list[tuple[int, int]], int]]) -> dict[str, object]:
+    """Read every case (name, kind, bytes, true tiles, set max); the figures per kind and all."""
+    rows = []
+    for name, kind, data, truth, set_max in cases:
+        start = time.process_time()
+        reading = read_photo(data, set_max)
+        seconds = time.process_time() - start
+        found = [t.pips for t in reading.tiles]
+        right, compared = matched_halves(found, truth)
+        total = sum(a + b for a, b in truth)
+        rows.append(
+            {
+                "name": name,
+                "kind": kind,
+                "total": total,
+                "read": reading.total,
+                "tiles": len(truth),
+                "found": len(found),
+                "right": right,
+                "compared": compared,
+                "seconds": seconds,
+                "advice": reading.advice,
+            }
+        )
+    return {
+        "all": _summary(rows),
+        "kinds": {
+            k: _summary([r for r in rows if r["kind"] == k])
+            for k in sorted({r["kind"] for r in rows})
+        },
+        "rows": rows,
+    }
+
+
+def _summary(rows: list[dict]) -> dict[str, float]:
+    n = len(rows)
+    compared = sum(r["compared"] for r in rows)
+    return {
+        "photos": n,
+        "exact": round(sum(r["read"] == r["total"] for r in rows) / n, 3),
+        "within_2": round(sum(abs(r["read"] - r["total"]) <= 2 for r in rows) / n, 3),
+        "halves_right": round(sum(r["right"] for r in rows) / compared, 3) if compared else 0.0,
+        "tiles_found": round(
+            sum(min(r["found"], r["tiles"]) for r in rows) / max(1, sum(r["tiles"] for r in rows)),
+            3,
+        ),
+        "median_seconds": round(statistics.median(r["seconds"] for r in rows), 3),
+    }
+
+
+def synthetic_cases(count: int) -> list:
+    cases = []
+    for seed in list(SYNTHETIC_SEEDS)[:count]:
+        photo = make_photo(seed)
+        set_max = int(photo.kind.split()[0][1:])
+        kind = photo.kind.split(",")[-1].strip() + " / " + photo.kind.split(",")[0].split()[1]
+        cases.append((f"synthetic-{seed}", kind, photo.jpeg, photo.tiles, set_max))
+    return cases
+
+
+def dev_cases() -> list:
+    labels = json.loads((DEV / "labels.json").read_text())
+    cases = []
+    for name, label in sorted(labels.items()):
+        tiles = [tuple(t) for t in label["tiles"]]
+        set_max = (
+            12 if max(max(t) for t in tiles) > 9 else 9 if max(max(t) for t in tiles) > 6 else 6
+        )
+        cases.append((name, name.split("__")[0], (DEV / name).read_bytes(), tiles, set_max))
+    return cases
+
+
+def table(title: str, result: dict, *, rows: bool) -> None:
+    print(f"\n{title}")
+    print(
+        f"{'kind':42} {'photos':>6} {'exact':>6} {'±2':>6} {'halves':>7} {'found':>6}"
+        f" {'s/photo':>8}"
+    )
+    items = list(result["kinds"].items()) + [("ALL", result["all"])]
+    for kind, s in items:
+        print(
+            f"{kind[:42]:42} {s['photos']:>6} {s['exact']:>6.0%} {s['within_2']:>6.0%} "
+            f"{s['halves_right']:>7.0%} {s['tiles_found']:>6.0%} {s['median_seconds']:>8.3f}"
+        )
+    if rows:
+        for r in result["rows"]:
+            print(
+                f"  {r['name'][:40]:40} total {r['total']:>3} read {r['read']:>3} "
+                f"tiles {r['tiles']:>2} found {r['found']:>2} {','.join(r['advice'])}"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--synthetic", type=int, default=len(SYNTHETIC_SEEDS), help="photos to draw"
+    )
+    parser.add_argument("--rows", action="store_true", help="print every photo")
+    parser.add_argument("--json", type=Path, help="write the figures to this file")
+    args = parser.parse_args()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out = {}
+    if args.synthetic:
+        out["synthetic"] = measure(synthetic_cases(args.synthetic))
+        table(
+            "Synthetic photos (drawn by scorekeeper/photos/synthetic.py)",
+            out["synthetic"],
+            rows=args.rows,
+        )
+    if DEV.is_dir():
+        out["dev"] = measure(dev_cases())
+        table(f"Development photos ({DEV.resolve()})", out["dev"], rows=True)
+    else:
+        print(f"\n{DEV} is missing: the real photos are skipped.")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(
+        f"\npeak memory of this process: {peak / 1024:.0f} MB"
+        f" ({(peak - before) / 1024:.0f} MB added by reading)"
+    )
+    if args.json:
+        for part in out.values():
+            part.pop("rows", None)
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Reading a hand of dominoes from a photo: tiles, their values and advice."""

@@ -1,0 +1,109 @@
+"""Reading a photo of a hand: each tile with its corners, two values and a confidence, the
+total, and advice when the photo is poor. Pure: bytes in, a Reading out, nothing stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from scorekeeper.core.problems import N_
+
+from . import pips, segment
+from .decode import decode
+
+# Advice, by code; the words are translated where they are shown.
+ADVICE: dict[str, str] = {
+    "none": N_("No tile was found. Lay the tiles face up on a plain table and fill the frame."),
+    "blurred": N_("The photo is blurred: hold the phone still, or tap the screen to focus."),
+    "dark": N_("The photo is too dark: turn on a light or move nearer to one."),
+    "glare": N_("Glare hides some pips: tilt the phone or move away from the lamp."),
+    "cut": N_("A tile is cut by the edge of the photo: step back so every tile is inside."),
+}
+# One photo, one core: the server's threads and processes already share the cores, and OpenCV's
+# own thread pool would only make them compete (and the timing unlike a one-core server's).
+cv2.setNumThreads(1)
+
+# Below this a tile is marked for the scorer to check.
+LOW_CONFIDENCE = 0.75
+
+
+@dataclass
+class Tile:
+    """A tile found on the photo: its two values, how sure the reader is, and its corners in the
+    photo's own pixels (clockwise, a short side first)."""
+
+    pips: tuple[int, int]
+    confidence: float
+    corners: list[tuple[float, float]]
+
+    @property
+    def low_confidence(self) -> bool:
+        return self.confidence < LOW_CONFIDENCE
+
+
+@dataclass
+class Reading:
+    """What a photo shows: its tiles, their total, advice codes (keys of ADVICE), its size."""
+
+    tiles: list[Tile] = field(default_factory=list)
+    advice: list[str] = field(default_factory=list)
+    width: int = 0
+    height: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(a + b for a, b in (t.pips for t in self.tiles))
+
+
+def read_photo(data: bytes, set_max: int = 12) -> Reading:
+    """Read the tiles on a photo (JPEG, PNG, WebP or HEIC bytes) of a double-`set_max` set.
+    Raises decode.NotAnImage or decode.Unreadable when the bytes are not a readable photo."""
+    img, scale = decode(data)
+    h, w = img.shape[:2]
+    found = segment.tiles(img)
+    straightened = [pips.straighten(img, f.box) for f in found]
+    read = [pips.halves(t) for t in straightened]
+    pip = pips.typical_pip([half for pair in read for half in pair])
+    tiles: list[Tile] = []
+    for f, (top, bottom) in zip(found, read, strict=True):
+        a, sure_a = pips.count(top, pip)
+        b, sure_b = pips.count(bottom, pip)
+        confidence = min(sure_a, sure_b) * (0.85 if f.split else 1.0)
+        if a > set_max or b > set_max:
+            a, b, confidence = min(a, set_max), min(b, set_max), 0.2
+        corners = [(round(float(x) * scale, 1), round(float(y) * scale, 1)) for x, y in f.box]
+        tiles.append(Tile((a, b), round(confidence, 2), corners))
+    reading = Reading(tiles, [], round(w * scale), round(h * scale))
+    reading.advice = advice(img, found)
+    return reading
+
+
+def advice(img: NDArray[np.uint8], found: list[segment.Found]) -> list[str]:
+    """What is wrong with the photo, if anything (codes of ADVICE)."""
+    h, w = img.shape[:2]
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    out = []
+    if not found:
+        out.append("none")
+    inside = np.zeros((h, w), np.uint8)
+    for f in found:
+        cv2.fillConvexPoly(inside, f.box.astype(np.int32), 255)
+    region = inside > 0 if found else np.ones((h, w), bool)
+    sharpness = cv2.Laplacian(grey, cv2.CV_64F)[region].var()
+    if sharpness < 20:
+        out.append("blurred")
+    if np.percentile(grey, 99) < 90:
+        out.append("dark")
+    bright = (img.min(axis=2) >= 250) & region
+    if found and bright.sum() > 0.02 * region.sum():
+        out.append("glare")
+    edge = 2.0
+    for f in found:
+        xs, ys = f.box[:, 0], f.box[:, 1]
+        if xs.min() < edge or ys.min() < edge or xs.max() > w - 1 - edge or ys.max() > h - 1 - edge:
+            out.append("cut")
+            break
+    return out

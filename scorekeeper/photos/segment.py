@@ -1,0 +1,321 @@
+"""Finding the tiles on a photo: what differs from the table, cut into tile-shaped boxes."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Box = NDArray[np.float32]  # four corners (x, y), the long sides first and last
+
+# A tile is about twice as long as it is wide; perspective and bevels stretch that.
+SINGLE_ASPECT = (1.45, 2.7)
+# A shape filling less of its rotated box than this is not a tile (glare, a hand, a cup).
+MIN_FILL = 0.8
+
+
+@dataclass
+class Found:
+    """A tile-shaped box on the working image and whether it was cut out of a bigger shape."""
+
+    box: Box
+    split: bool = False
+
+
+def lab(img: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """The image in OpenCV's 8-bit Lab, as floats."""
+    return cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def distance(lab_img: NDArray[np.float32], colour: NDArray[np.float32]) -> NDArray[np.float32]:
+    """How far each pixel is from `colour`; chroma counts a little more than lightness."""
+    diff = lab_img - colour
+    diff[..., 1:] *= 1.4
+    return np.sqrt((diff**2).sum(axis=-1))
+
+
+def otsu(values: NDArray[np.float32]) -> float:
+    """Otsu's threshold of a set of distances (0-255)."""
+    clipped = np.clip(values, 0, 255).astype(np.uint8).reshape(-1, 1)
+    level, _ = cv2.threshold(clipped, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(level)
+
+
+def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A mask of what is not table: the table's colour is the median of the photo's border."""
+    h, w = img.shape[:2]
+    lab_img = lab(cv2.GaussianBlur(img, (0, 0), 1.2))
+    band = max(2, min(h, w) // 25)
+    border = np.concatenate(
+        [
+            lab_img[:band].reshape(-1, 3),
+            lab_img[-band:].reshape(-1, 3),
+            lab_img[:, :band].reshape(-1, 3),
+            lab_img[:, -band:].reshape(-1, 3),
+        ]
+    )
+    table = np.median(border, axis=0)
+    dist = distance(lab_img, table)
+    spread = float(np.percentile(distance(border, table), 90))
+    level = max(otsu(dist), 22.0, spread * 1.6)
+    mask = (dist > level).astype(np.uint8) * 255
+    side = min(h, w)
+    small = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, small)
+    # Close over pips the colour of the table, then fill whatever holes are left.
+    k = max(3, side // 120) | 1
+    mask = cv2.morphologyEx(
+        mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    )
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+    return filled
+
+
+def _upright(rect: tuple[tuple[float, float], tuple[float, float], float]) -> Box:
+    """The rectangle's corners ordered so that 0-1 and 2-3 are the short sides."""
+    pts = cv2.boxPoints(rect).astype(np.float32)
+    if np.linalg.norm(pts[0] - pts[1]) > np.linalg.norm(pts[1] - pts[2]):
+        pts = np.roll(pts, -1, axis=0)
+    return pts
+
+
+def _shapes(
+    contours: Sequence[NDArray[np.int32]], h: int, w: int, min_area: float
+) -> list[tuple[Box, float, float]]:
+    """The solid shapes among outlines: upright box, aspect (long / short) and box area."""
+    out = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < min_area or area > 0.9 * h * w:
+            continue
+        rect = cv2.minAreaRect(contour)
+        (rw, rh) = rect[1]
+        if rw * rh <= 0 or area / (rw * rh) < MIN_FILL:
+            continue
+        out.append((_upright(rect), max(rw, rh) / min(rw, rh), rw * rh))
+    return out
+
+
+def outlines(mask: NDArray[np.uint8]) -> Sequence[NDArray[np.int32]]:
+    """The outer outline of each shape of a mask."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return contours
+
+
+def edge_regions(img: NDArray[np.uint8]) -> Sequence[NDArray[np.int32]]:
+    """The outlines of the regions closed by strong edges (a tile on a busy cloth or a towel):
+    each region's outer outline, so the pips and the dividing line inside it do not count."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.5)
+    # Thresholds from how strong the photo's edges are, not how bright it is (white on white).
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    strong = float(np.percentile(cv2.magnitude(gx, gy), 97))
+    edges = cv2.Canny(grey, max(12.0, 0.25 * strong), max(30.0, 0.6 * strong))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    regions = cv2.bitwise_not(edges)
+    contours, hierarchy = cv2.findContours(regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    # Outer outlines only; the dilation ate a pixel or two of each region, which the
+    # straightening's own inset makes up for.
+    return [c for c, link in zip(contours, hierarchy[0], strict=True) if link[3] == -1]
+
+
+def tiles(img: NDArray[np.uint8]) -> list[Found]:
+    """Every tile-shaped region of the photo, touching tiles cut apart along their seams."""
+    h, w = img.shape[:2]
+    min_area = (min(h, w) * 0.035) ** 2
+    candidates: list[tuple[float, Found]] = []
+    squares: list[Box] = []
+    for source, contours in enumerate((outlines(foreground(img)), edge_regions(img))):
+        for box, aspect, _area in _shapes(contours, h, w, min_area):
+            if SINGLE_ASPECT[0] <= aspect <= SINGLE_ASPECT[1]:
+                # Four tiles side by side make a 2:1 box too: their pips give them away.
+                pieces = grid(img, box, crowded_only=True) if source == 0 else []
+                if pieces:
+                    candidates.extend((0.5, piece) for piece in pieces)
+                    continue
+                fit = abs(math.log(aspect / 2.0))
+                candidates.append((fit + 0.05 * source, Found(box)))
+            elif source == 0:
+                candidates.extend((0.5, piece) for piece in grid(img, box))
+            elif aspect < 1.3:
+                squares.append(box)
+    candidates.extend((0.4, Found(box)) for box in _pairs(squares))
+    # The same tile seen by both masks: keep the better-shaped one.
+    kept: list[Found] = []
+    areas: list[float] = []
+    for _fit, found in sorted(candidates, key=lambda c: c[0]):
+        area = float(cv2.contourArea(found.box))
+        if any(
+            _overlap(found.box, k.box) > 0.3 * min(area, a)
+            for k, a in zip(kept, areas, strict=True)
+        ):
+            continue
+        kept.append(found)
+        areas.append(area)
+    if len(areas) > 2:
+        # A tile is not much smaller than the others on the same photo (a pip, a fleck).
+        typical = float(np.median(areas))
+        kept = [k for k, a in zip(kept, areas, strict=True) if a > 0.3 * typical]
+    return kept
+
+
+def _pairs(squares: list[Box]) -> list[Box]:
+    """Two halves of one tile, split apart by a dividing line that reaches the tile's edges:
+    squares of the same size side by side make one tile."""
+    out = []
+    squares = squares[:200]
+    for i, first in enumerate(squares):
+        for second in squares[i + 1 :]:
+            a1, a2 = cv2.contourArea(first), cv2.contourArea(second)
+            if not 0.66 < a1 / max(a2, 1.0) < 1.5:
+                continue
+            side = math.sqrt((a1 + a2) / 2)
+            gap = float(np.linalg.norm(first.mean(axis=0) - second.mean(axis=0)))
+            if not 0.85 * side < gap < 1.25 * side:
+                continue
+            rect = cv2.minAreaRect(np.concatenate([first, second]))
+            (rw, rh) = rect[1]
+            if min(rw, rh) > 0 and abs(math.log(max(rw, rh) / min(rw, rh) / 2.0)) < 0.2:
+                out.append(_upright(rect))
+    return out
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """The area two convex boxes share."""
+    shared, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(shared)
+
+
+def grid(img: NDArray[np.uint8], box: Box, crowded_only: bool = False) -> list[Found]:
+    """Tiles touching in rows and columns, as one shape: the grid of 2:1 cells whose cell size
+    suits the pips inside and whose cut lines run along the darkest seams. `crowded_only`: a
+    tile-shaped box, cut only when its pips are far too small for one tile."""
+    a, b, c, d = box
+    short, long = float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))
+    if short < 8:
+        return []
+    scale = min(1.0, 600 / long)
+    sw, lw = max(8, int(short * scale)), max(8, int(long * scale))
+    target = np.float32([[0, 0], [0, sw], [lw, sw], [lw, 0]])
+    matrix = cv2.getPerspectiveTransform(np.float32([a, b, c, d]), target)
+    flat = cv2.warpPerspective(img, matrix, (lw, sw))
+    grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    pip, spots = _pip_diameter(flat)
+    if crowded_only and not (pip and sw > 14 * pip):
+        return []
+    level = float(np.median(grey))
+    best: tuple[float, int, int] | None = None
+    for nx in range(1, 16):
+        for ny in range(1, 6):
+            cw, ch = lw / nx, sw / ny
+            aspect = max(cw, ch) / min(cw, ch)
+            if abs(math.log(aspect / 2.0)) > 0.3 or nx * ny < 2 or nx * ny > 30:
+                continue
+            if pip and not 3.2 * pip <= min(cw, ch) <= 14 * pip:
+                continue
+            score = _grid_score(grey, spots, level, nx, ny) - 40 * abs(math.log(aspect / 2.0))
+            if best is None or score > best[0]:
+                best = (score, nx, ny)
+    if best is None:
+        return []
+    _score, nx, ny = best
+    xs = _settle(grey, spots, [i * lw / nx for i in range(nx + 1)], axis=0)
+    ys = _settle(grey, spots, [j * sw / ny for j in range(ny + 1)], axis=1)
+    back = np.linalg.inv(matrix)
+    out = []
+    for i in range(nx):
+        for j in range(ny):
+            corners = [
+                [xs[i], ys[j]],
+                [xs[i + 1], ys[j]],
+                [xs[i + 1], ys[j + 1]],
+                [xs[i], ys[j + 1]],
+            ]
+            cell = np.array([corners], dtype=np.float32)
+            piece = cv2.perspectiveTransform(cell, back)[0]
+            if np.linalg.norm(piece[0] - piece[1]) > np.linalg.norm(piece[1] - piece[2]):
+                piece = np.roll(piece, -1, axis=0)
+            out.append(Found(piece.astype(np.float32), split=True))
+    return out
+
+
+def _settle(
+    grey: NDArray[np.float32], spots: NDArray[np.bool_], cuts: list[float], axis: int
+) -> list[float]:
+    """Each inner cut moved, within a fifth of a cell, to the darkest line that crosses no pip:
+    tiles in a real row are not all the same width, nor evenly spaced."""
+    if len(cuts) < 3:
+        return cuts
+    step = cuts[1] - cuts[0]
+    # The mean brightness and the pips crossed by each line across the stretch.
+    profile = grey.mean(axis=axis)
+    crossed = spots.mean(axis=axis)
+    settled = [cuts[0]]
+    for cut in cuts[1:-1]:
+        lo, hi = int(max(1, cut - step / 5)), int(min(len(profile) - 2, cut + step / 5))
+        if hi <= lo:
+            settled.append(cut)
+            continue
+        window = profile[lo : hi + 1] + 400 * crossed[lo : hi + 1]
+        settled.append(float(lo + int(np.argmin(window))))
+    settled.append(cuts[-1])
+    return settled
+
+
+def _grid_score(
+    grey: NDArray[np.float32], spots: NDArray[np.bool_], level: float, nx: int, ny: int
+) -> float:
+    """How well a grid fits: its cuts run along dark seams and through no pip, and each cell
+    has a dividing line (darker or lighter than the face) across its middle."""
+    sw, lw = grey.shape
+    cw, ch = lw / nx, sw / ny
+    cut_cols = [int(i * cw) for i in range(1, nx)]
+    cut_rows = [int(j * ch) for j in range(1, ny)]
+    seam = [grey[:, max(0, x - 1) : x + 2].mean() for x in cut_cols]
+    seam += [grey[max(0, y - 1) : y + 2, :].mean() for y in cut_rows]
+    through = [spots[:, x].mean() for x in cut_cols] + [spots[y, :].mean() for y in cut_rows]
+    dividers = []
+    for i in range(nx):
+        for j in range(ny):
+            x0, x1, y0, y1 = int(i * cw), int((i + 1) * cw), int(j * ch), int((j + 1) * ch)
+            if cw > ch:  # the cell lies along the stretch: its divider is a column
+                mid, lo, hi = (x0 + x1) // 2, y0 + (y1 - y0) // 5, y1 - (y1 - y0) // 5
+                band = grey[lo:hi, max(0, mid - 1) : mid + 2]
+            else:
+                mid, lo, hi = (y0 + y1) // 2, x0 + (x1 - x0) // 5, x1 - (x1 - x0) // 5
+                band = grey[max(0, mid - 1) : mid + 2, lo:hi]
+            dividers.append(abs(float(band.mean()) - level) if band.size else 0.0)
+    return (
+        float(np.mean(dividers))
+        + 0.5 * (level - float(np.mean(seam)))
+        - 200 * float(np.mean(through))
+    )
+
+
+def _pip_diameter(flat: NDArray[np.uint8]) -> tuple[float, NDArray[np.bool_]]:
+    """The typical diameter of the round spots on a stretch of tiles (0 when there are fewer
+    than three) and a mask of those spots."""
+    lab_img = lab(flat)
+    dist = distance(lab_img, np.median(lab_img.reshape(-1, 3), axis=0))
+    mask = (dist > max(20.0, otsu(dist))).astype(np.uint8) * 255
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    total = flat.shape[0] * flat.shape[1]
+    areas = []
+    spots = np.zeros(mask.shape, np.uint8)
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        perimeter = cv2.arcLength(contour, True)
+        if 0.0002 * total < area < 0.02 * total and perimeter:
+            if 4 * math.pi * area / perimeter**2 > 0.7:
+                areas.append(area)
+                cv2.drawContours(spots, [contour], -1, 1, thickness=cv2.FILLED)
+    if len(areas) < 3:
+        return 0.0, spots > 0
+    return math.sqrt(4 * float(np.median(areas)) / math.pi), spots > 0

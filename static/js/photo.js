@@ -1,0 +1,259 @@
+// A hand from a photo (loaded by photo-start.js when a photo is chosen): the photo is scaled to 1600 px as a JPEG here, read by the server, and
+// shown with each tile it found outlined; the scorer changes, removes or adds tiles (two taps,
+// as in the tile picker), then "Use these tiles" ticks them in the hand, where round.js and the
+// server check them like any tiles. Nothing is kept: the photo stays on the phone.
+(function () {
+  var form = document.getElementById("round-form");
+  var block = document.getElementById("photo-block");
+  if (!form || !block || !window.skPhotoQueue) { return; }
+  var panel = null;
+  var words = {};
+  var LONGEST = 1600;
+  var SVG = "http://www.w3.org/2000/svg";
+  var state = { hand: null, tiles: [], width: 0, height: 0, editing: null, first: null };
+
+  function $(selector) { return panel.querySelector(selector); }
+  function say(text, key, value) { return (text || "").replace("%(" + key + ")s", value); }
+  function name(tile) { return Math.max(tile[0], tile[1]) + "-" + Math.min(tile[0], tile[1]); }
+  function status(text) { $(".photo-status").textContent = text; }
+
+  // The highest end on offer in this hand's grid (the game's set).
+  function setMax(hand) {
+    var max = 0;
+    hand.querySelectorAll(".tile-check").forEach(function (box) {
+      box.value.split("-").forEach(function (n) { max = Math.max(max, parseInt(n, 10) || 0); });
+    });
+    return max || 12;
+  }
+
+  // The file as a JPEG at most LONGEST px on its longest side, and a data: URL to show it
+  // (the page's policy allows data: images only). A photo the browser cannot draw (HEIC on
+  // most phones) goes as it is, shown by its outlines alone.
+  function scaled(file) {
+    return new Promise(function (resolve) {
+      var reader = new FileReader();
+      reader.onerror = function () { resolve({ blob: file, url: null }); };
+      reader.onload = function () {
+        var img = new Image();
+        img.onerror = function () { resolve({ blob: file, url: null }); };
+        img.onload = function () {
+          var ratio = Math.min(1, LONGEST / Math.max(img.naturalWidth, img.naturalHeight));
+          var canvas = document.createElement("canvas");
+          canvas.width = Math.round(img.naturalWidth * ratio);
+          canvas.height = Math.round(img.naturalHeight * ratio);
+          canvas.getContext("2d").drawImage(img, 0, 0, canvas.width, canvas.height);
+          var url = canvas.toDataURL("image/jpeg", 0.85);
+          canvas.toBlob(function (blob) { resolve({ blob: blob || file, url: url }); }, "image/jpeg", 0.85);
+        };
+        img.src = reader.result;
+      };
+      reader.readAsDataURL(file);
+    });
+  }
+
+  function open(hand) {
+    state.hand = hand;
+    hand.appendChild(panel);
+    panel.hidden = false;
+    $(".photo-frame").hidden = true;
+    $(".photo-tiles").textContent = "";
+    $(".photo-advice").textContent = "";
+    state.tiles = [];
+    closePad();
+    total();
+  }
+
+  function send(hand, file) {
+    open(hand);
+    status(words.reading);
+    scaled(file).then(function (photo) {
+      if (photo.blob.size > parseInt(words.maxBytes, 10)) { status(words.tooLarge); return null; }
+      var body = new FormData();
+      body.append("csrf_token", form.elements.csrf_token.value);
+      body.append("photo", photo.blob, "photo.jpg");
+      return fetch(block.dataset.url, {
+        method: "POST", body: body, credentials: "same-origin",
+        headers: { Accept: "application/json" }
+      }).then(function (response) {
+        return response.json().then(function (json) { return { ok: response.ok, json: json, url: photo.url }; });
+      });
+    }).then(function (result) {
+      if (!result) { return; }
+      if (!result.ok) { status(result.json.error || words.failed); return; }
+      show(result.json, result.url);
+    }).catch(function () { status(words.failed); });
+  }
+
+  function show(reading, url) {
+    state.tiles = reading.tiles.map(function (t) {
+      return { pips: t.pips, corners: t.corners, check: t.check };
+    });
+    state.width = reading.width;
+    state.height = reading.height;
+    var frame = $(".photo-frame");
+    if (url) { $(".photo-image").src = url; }
+    frame.hidden = !url;
+    var advice = $(".photo-advice");
+    reading.advice.forEach(function (text) {
+      var li = document.createElement("li");
+      li.textContent = text;
+      advice.appendChild(li);
+    });
+    status(state.tiles.length ? say(words.found, "n", state.tiles.length) : words.none);
+    draw();
+  }
+
+  // The outlines on the photo and the list of tiles, from state.tiles.
+  function draw() {
+    var svg = $(".photo-marks");
+    svg.textContent = "";
+    svg.setAttribute("viewBox", "0 0 " + (state.width || 1) + " " + (state.height || 1));
+    var list = $(".photo-tiles");
+    list.textContent = "";
+    state.tiles.forEach(function (tile, index) {
+      if (tile.corners) {
+        var shape = document.createElementNS(SVG, "polygon");
+        shape.setAttribute("points", tile.corners.map(function (p) { return p.join(","); }).join(" "));
+        shape.setAttribute("class", tile.check ? "mark is-check" : "mark");
+        svg.appendChild(shape);
+        var label = document.createElementNS(SVG, "text");
+        var cx = 0, cy = 0;
+        tile.corners.forEach(function (p) { cx += p[0] / 4; cy += p[1] / 4; });
+        label.setAttribute("x", cx);
+        label.setAttribute("y", cy);
+        label.setAttribute("font-size", Math.max(14, Math.round(Math.max(state.width, state.height) / 28)));
+        label.setAttribute("class", tile.check ? "mark-label is-check" : "mark-label");
+        label.textContent = tile.pips[0] + "|" + tile.pips[1];
+        svg.appendChild(label);
+      }
+      var li = document.createElement("li");
+      li.className = tile.check ? "photo-tile is-check" : "photo-tile";
+      var change = document.createElement("button");
+      change.type = "button";
+      change.className = "photo-change";
+      change.textContent = name(tile.pips) + (tile.check ? " ?" : "");
+      change.setAttribute("aria-label", say(tile.check ? words.check : words.tile, "tile", name(tile.pips)));
+      change.addEventListener("click", function () { openPad(index); });
+      var remove = document.createElement("button");
+      remove.type = "button";
+      remove.className = "photo-remove";
+      remove.textContent = "×";
+      remove.setAttribute("aria-label", say(words.remove, "tile", name(tile.pips)));
+      remove.addEventListener("click", function () {
+        state.tiles.splice(index, 1);
+        closePad();
+        draw();
+      });
+      li.appendChild(change);
+      li.appendChild(remove);
+      list.appendChild(li);
+    });
+    total();
+  }
+
+  function total() {
+    $(".photo-sum").textContent = String(state.tiles.reduce(function (sum, t) { return sum + t.pips[0] + t.pips[1]; }, 0));
+  }
+
+  // Two taps, as in the tile picker: one end, then the other. `index` null adds a tile.
+  function openPad(index) {
+    state.editing = index;
+    state.first = null;
+    var pad = $(".photo-pad");
+    pad.textContent = "";
+    for (var n = 0; n <= setMax(state.hand); n++) {
+      var key = document.createElement("button");
+      key.type = "button";
+      key.textContent = String(n);
+      key.dataset.n = String(n);
+      key.addEventListener("click", tap);
+      pad.appendChild(key);
+    }
+    pad.hidden = false;
+    prompt();
+    pad.querySelector("button").focus();
+  }
+
+  function prompt() {
+    var text = state.first === null ? words.first : say(words.second, "n", state.first);
+    $(".photo-prompt").textContent = text;
+    $(".photo-prompt").hidden = false;
+  }
+
+  function tap(event) {
+    var n = parseInt(event.currentTarget.dataset.n, 10);
+    if (state.first === null) { state.first = n; prompt(); return; }
+    var pips = [state.first, n];
+    if (state.editing === null) {
+      state.tiles.push({ pips: pips, corners: null, check: false });
+    } else {
+      state.tiles[state.editing].pips = pips;
+      state.tiles[state.editing].check = false;
+    }
+    closePad();
+    draw();
+  }
+
+  function closePad() {
+    state.first = null;
+    state.editing = null;
+    $(".photo-pad").hidden = true;
+    $(".photo-prompt").hidden = true;
+  }
+
+  // Tick the tiles in the hand (and only them), switch the hand to tiles, let round.js count.
+  function use() {
+    var hand = state.hand;
+    var wanted = state.tiles.map(function (t) { return name(t.pips); });
+    var boxes = hand.querySelectorAll(".tile-check");
+    var found = {};
+    boxes.forEach(function (box) {
+      box.checked = wanted.indexOf(box.value) !== -1;
+      if (box.checked) { found[box.value] = true; }
+    });
+    var missing = wanted.filter(function (w) { return !found[w]; });
+    var mode = hand.querySelector('.mode input[value="tiles"]');
+    if (mode) { mode.checked = true; }
+    var picker = hand.querySelector(".picker");
+    if (picker) { picker.hidden = false; }
+    var toggle = hand.querySelector(".tiles-toggle");
+    if (toggle) { toggle.setAttribute("aria-expanded", "true"); }
+    var details = hand.querySelector("details.tile-picker");
+    if (details) { details.open = true; }
+    if (boxes.length) { boxes[0].dispatchEvent(new Event("change", { bubbles: true })); }
+    if (missing.length) {
+      status(say(words.missing, "tiles", missing.join(", ")));
+      return;
+    }
+    close();
+    var pips = hand.querySelector("input.pips");
+    if (pips) { pips.focus(); }
+  }
+
+  function close() {
+    panel.hidden = true;
+    block.parentNode.appendChild(panel);
+    state.hand = null;
+  }
+
+  // photo-start.js queues each chosen photo (the first one before this script had loaded);
+  // the panel and its words come from the server once.
+  function take() {
+    var queue = window.skPhotoQueue;
+    while (queue.length) { var next = queue.shift(); send(next.hand, next.file); }
+  }
+  fetch(block.dataset.panel, { credentials: "same-origin" }).then(function (response) {
+    return response.text();
+  }).then(function (html) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    panel = holder.querySelector("#photo-confirm");
+    words = panel.dataset;
+    block.parentNode.appendChild(panel);
+    $(".photo-add").addEventListener("click", function () { openPad(null); });
+    $(".photo-use").addEventListener("click", use);
+    $(".photo-cancel").addEventListener("click", close);
+    window.skPhoto = { take: take };
+    take();
+  }).catch(function () { window.skPhotoQueue.length = 0; });
+})();

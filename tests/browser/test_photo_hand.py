@@ -1,0 +1,108 @@
+"""A hand from a photo on a small phone (360x740): the photo (drawn by the project's own
+generator) is scaled and sent by photo.js, the tiles found are outlined on it with their values,
+the scorer changes one, removes one, adds a missed one, and "Use these tiles" ticks them in the
+hand, which is saved like any hand of tiles. Screenshots of the confirm view at 390x844 on a
+light and a dark table go to docs/screenshots/."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from helpers import hand, pips, save, shot, totals, went_out
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from scorekeeper.photos.synthetic import make_photo
+
+FOUR = ["Ana", "Ben", "Cy", "Di"]
+HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    context: BrowserContext = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def start(page: Page, base: str) -> None:
+    page.goto(base + "/games/new")
+    for seat, name in enumerate(FOUR):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".flash-success")).to_contain_text("Game on!")
+
+
+def send_photo(page: Page, name: str, **look: str) -> None:
+    photo = make_photo(3, tiles=HAND, arrangement="scattered", set_max="12", **look)
+    field = hand(page, name).locator(".photo-input")
+    field.set_input_files({"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.jpeg})
+    expect(page.locator("#photo-confirm")).to_be_visible()
+    expect(page.locator(".photo-status")).to_have_text(
+        "Tiles found: 4. Tap a tile to change it.", timeout=15_000
+    )
+
+
+def test_a_hand_read_from_a_photo_is_confirmed_and_saved(phone: Page, live_server: str):
+    start(phone, live_server)
+    ben = hand(phone, "Ben")
+    expect(ben.get_by_label("Photo", exact=True)).to_be_attached()
+    expect(phone.locator("#photo-block")).to_be_hidden()  # the no-script form of it
+    send_photo(phone, "Ben", face="white", pips="black", table="dark wood")
+    panel = phone.locator("#photo-confirm")
+    # The panel opens inside Ben's hand, the tiles outlined on the photo with their values.
+    expect(ben.locator("#photo-confirm")).to_be_visible()
+    expect(panel.locator("svg polygon")).to_have_count(4)
+    labels = panel.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
+    assert sorted("-".join(sorted(t.split("|"))) for t in labels) == sorted(
+        "-".join(sorted((str(a), str(b)))) for a, b in HAND
+    )
+    expect(panel.locator(".photo-sum")).to_have_text("48")
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    # Change the 6-4 into a 5-5 (two taps on the pad), remove the 3-3, add a missed 2-1.
+    panel.get_by_role("button", name="Change the 6-4").click()
+    panel.locator(".photo-pad button", has_text=re.compile(r"^5$")).click()
+    expect(panel.locator(".photo-prompt")).to_have_text("Now the other end of the 5-…")
+    panel.locator(".photo-pad button", has_text=re.compile(r"^5$")).click()
+    panel.get_by_role("button", name="Remove the 3-3").click()
+    panel.get_by_role("button", name="Add a missed tile").click()
+    panel.locator(".photo-pad button", has_text=re.compile(r"^2$")).click()
+    panel.locator(".photo-pad button", has_text=re.compile(r"^1$")).click()
+    expect(panel.locator(".photo-sum")).to_have_text(str(10 + 12 + 20 + 3))
+
+    panel.get_by_role("button", name="Use these tiles").click()
+    expect(panel).to_be_hidden()
+    expect(pips(phone, "Ben")).to_have_value("45")
+    ticked = ben.locator(".tile-check:checked")
+    assert sorted(ticked.evaluate_all("boxes => boxes.map(b => b.value)")) == sorted(
+        ["5-5", "12-0", "11-9", "2-1"]
+    )
+    went_out(phone, "Ana")
+    pips(phone, "Cy").fill("7")
+    pips(phone, "Di").fill("3")
+    save(phone)
+    expect(phone.locator(".flash-success")).to_have_text("Round 1 saved.")
+    assert totals(phone) == ["0", "45", "7", "3"]
+
+
+@pytest.mark.parametrize(
+    ("table", "look"),
+    [
+        ("light", {"face": "ivory", "pips": "coloured", "table": "white cloth"}),
+        ("dark", {"face": "white", "pips": "coloured", "table": "black"}),
+    ],
+)
+def test_screenshots_of_the_confirm_view(browser: Browser, live_server: str, table, look):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        start(page, live_server)
+        send_photo(page, "Ben", **look)
+        page.locator("#photo-confirm").scroll_into_view_if_needed()
+        page.locator("#photo-confirm h3").evaluate("el => el.scrollIntoView()")
+        shot(page, f"photo-confirm-{table}-390.png")
+    finally:
+        context.close()

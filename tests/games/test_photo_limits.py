@@ -1,0 +1,24 @@
+"""Photo reads are limited per client (LIMIT_PHOTO_READS), as chart drawing is."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.photos.synthetic import empty_table
+from tests.games.test_photo_views import send
+from tests.games.test_views import start_game
+
+
+@pytest.fixture
+def app_config(app_config):
+    return {**app_config, "RATELIMIT_ENABLED": True, "LIMIT_PHOTO_READS": "2 per minute"}
+
+
+def test_past_the_limit_a_client_is_told_to_wait(app, client):
+    game_id = start_game(client)
+    photo = empty_table(4)
+    assert [send(client, game_id, {}, photo=photo).status_code for _ in range(2)] == [200, 200]
+    refused = send(client, game_id, {}, photo=photo)
+    assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) > 0
+    assert "Too many requests" in refused.get_data(as_text=True)

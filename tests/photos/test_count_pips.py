@@ -1,0 +1,24 @@
+"""`flask count-pips PHOTO...`: a JSON line per photo, as the page's reader answers."""
+
+from __future__ import annotations
+
+import json
+
+from scorekeeper.photos.synthetic import empty_table, make_photo
+
+
+def test_each_photo_gets_a_json_line(runner, tmp_path):
+    hand = tmp_path / "hand.jpg"
+    hand.write_bytes(make_photo(3, tiles=[(6, 4), (12, 0)], arrangement="scattered",
+                                face="white", pips="black", table="dark wood").jpeg)  # fmt: skip
+    table = tmp_path / "table.jpg"
+    table.write_bytes(empty_table(1))
+    notes = tmp_path / "notes.txt"
+    notes.write_text("six-four")
+    result = runner.invoke(args=["count-pips", str(hand), str(table), str(notes)])
+    assert result.exit_code == 0, result.output
+    first, second, third = (json.loads(line) for line in result.output.splitlines())
+    assert sorted(sorted(t["pips"]) for t in first["tiles"]) == [[0, 12], [4, 6]]
+    assert first["total"] == 22 and all(len(t["corners"]) == 4 for t in first["tiles"])
+    assert second["tiles"] == [] and second["advice"][0].startswith("No tile was found")
+    assert third["photo"] == str(notes) and "error" in third

@@ -1,0 +1,84 @@
+"""The photo reader on photos the project draws itself (scorekeeper/photos/synthetic.py)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from scorekeeper.photos.decode import NotAnImage, Unreadable
+from scorekeeper.photos.reader import ADVICE, LOW_CONFIDENCE, read_photo
+from scorekeeper.photos.synthetic import empty_table, make_photo, pip_layout
+
+HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
+
+
+def pairs(tiles) -> list[tuple[int, int]]:
+    return sorted(tuple(sorted(t)) for t in tiles)
+
+
+@pytest.mark.parametrize(
+    "look",
+    [
+        {"face": "white", "pips": "black", "table": "dark wood"},
+        {"face": "ivory", "pips": "coloured", "table": "green felt"},
+        {"face": "black", "pips": "white", "table": "white cloth"},
+    ],
+)
+def test_a_drawn_hand_is_read_exactly(look):
+    photo = make_photo(3, tiles=HAND, arrangement="scattered", set_max="12", **look)
+    reading = read_photo(photo.jpeg, set_max=12)
+    assert pairs(t.pips for t in reading.tiles) == pairs(HAND)
+    assert reading.total == 48
+    assert reading.advice == []
+
+
+def test_each_tile_comes_with_its_corners_in_the_photos_pixels():
+    photo = make_photo(5, tiles=[(5, 2)], arrangement="scattered", face="white", pips="black")
+    reading = read_photo(photo.jpeg, set_max=12)
+    [tile] = reading.tiles
+    assert len(tile.corners) == 4
+    for (x, y), (tx, ty) in zip(sorted(tile.corners), sorted(photo.corners[0]), strict=True):
+        assert abs(x - tx) < 25 and abs(y - ty) < 25
+    assert 0 <= tile.confidence <= 1 and tile.confidence >= LOW_CONFIDENCE
+
+
+def test_an_empty_table_gives_no_tiles_and_advice():
+    reading = read_photo(empty_table(1), set_max=12)
+    assert reading.tiles == [] and reading.total == 0
+    assert reading.advice == ["none"]
+    assert "No tile was found" in ADVICE["none"]
+
+
+def test_a_blurred_photo_is_said_to_be_blurred():
+    photo = make_photo(8, tiles=HAND, quality="blurred", face="white", pips="black", table="black")
+    assert "blurred" in read_photo(photo.jpeg, set_max=12).advice
+
+
+def test_a_dark_photo_is_said_to_be_dark():
+    photo = make_photo(8, tiles=HAND, quality="dark", face="white", pips="black", table="black")
+    assert "dark" in read_photo(photo.jpeg, set_max=12).advice
+
+
+def test_a_png_reads_as_well_as_a_jpeg():
+    photo = make_photo(3, tiles=HAND, arrangement="scattered", face="white", pips="black",
+                       table="dark wood", set_max="12")  # fmt: skip
+    png = io.BytesIO()
+    Image.open(io.BytesIO(photo.jpeg)).save(png, "PNG")
+    assert read_photo(png.getvalue(), set_max=12).total == 48
+
+
+def test_text_is_not_an_image_and_a_broken_jpeg_is_unreadable():
+    with pytest.raises(NotAnImage):
+        read_photo(b"six-four, twelve-blank", set_max=12)
+    photo = make_photo(1).jpeg
+    with pytest.raises(Unreadable):
+        read_photo(photo[: len(photo) // 3], set_max=12)
+
+
+@pytest.mark.parametrize("value", range(19))
+def test_every_value_has_as_many_pips_as_it_says(value):
+    points = pip_layout(value)
+    assert len(points) == value
+    assert len(set(points)) == value
