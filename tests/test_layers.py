@@ -11,7 +11,18 @@ import pytest
 import scorekeeper
 
 PACKAGE = Path(scorekeeper.__file__).parent
-BLUEPRINTS = ("games", "clubs", "accounts", "seasons", "nights", "players", "api", "main", "errors")
+BLUEPRINTS = (
+    "games",
+    "clubs",
+    "accounts",
+    "seasons",
+    "nights",
+    "players",
+    "api",
+    "main",
+    "errors",
+    "ratings",
+)
 
 
 def imported_names(path: Path, package: str) -> set[str]:

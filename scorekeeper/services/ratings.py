@@ -17,6 +17,8 @@ about 0 and 2000 and whole numbers are precise enough.
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -29,6 +31,7 @@ from sqlalchemy import select
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer
 from scorekeeper.services import games as game_service
+from scorekeeper.services.export_csv import _spreadsheet_safe as spreadsheet_safe
 
 MODEL = PlackettLuce()  # library defaults: mu 25, sigma 25/3, beta 25/6
 PROVISIONAL_GAMES = 5
@@ -124,6 +127,15 @@ class Replay:
             )
             mu_before, sigma_before = mu, sigma
         return steps
+
+    def before(self, entry_id: int, day: date) -> tuple[float, float]:
+        """(mu, sigma) after the player's last game played before `day` (a newcomer's if none)."""
+        found = (MODEL.mu, MODEL.sigma)
+        for index, mu, sigma, _rank in self.trail.get(entry_id, ()):
+            if self.matches[index].played_on >= day:
+                break
+            found = (mu, sigma)
+        return found
 
     def rating_on(self, entry_id: int, day: date, *, before: bool) -> int | None:
         """The rating shown after the player's last game played before `day` (or on or
@@ -420,15 +432,88 @@ def season_changes(club: Club, starts_on: date, ends_on: date) -> dict[int, Seas
     return changes
 
 
-def win_chances(replayed: Replay, teams: Sequence[Sequence[int | None]]) -> list[float]:
-    """Each team's chance to win a table (openskill's prediction; 0..1, summing to 1)."""
+def win_chances(
+    replayed: Replay, teams: Sequence[Sequence[int | None]], day: date | None = None
+) -> list[float]:
+    """Each team's chance to win a table (openskill's prediction; 0..1, summing to 1), from
+    the ratings now, or before `day`'s games."""
     if len(teams) < 2:
         return [1.0] * len(teams)
-    rated = [
-        [
-            MODEL.rating(*replayed.current(who)) if who is not None else MODEL.rating()
-            for who in team
-        ]
-        for team in teams
-    ]
-    return list(MODEL.predict_win(rated))
+
+    def rating(who: int | None) -> PlackettLuceRating:
+        if who is None:
+            return MODEL.rating()
+        if day is None:
+            return MODEL.rating(*replayed.current(who))
+        return MODEL.rating(*replayed.before(who, day))
+
+    return list(MODEL.predict_win([[rating(who) for who in team] for team in teams]))
+
+
+@dataclass(frozen=True)
+class Chance:
+    """A player (or a team of partners) at a table and their chance to win it."""
+
+    names: tuple[str, ...]
+    chance: float
+    rating: int
+
+
+def night_chances(club: Club, day: date, games: Sequence[Game]) -> dict[int, list[Chance]]:
+    """Each game's players (partners together) with their chance to win, from the ratings
+    as they stood before the day's games; most likely first. Keyed by game id."""
+    replayed = club_replay(club)
+    chances: dict[int, list[Chance]] = {}
+    for game in games:
+        groups: dict[object, list[Player]] = {}
+        for seat in game.players:
+            groups.setdefault(seat.team if seat.team is not None else ("seat", seat.id), []).append(
+                seat
+            )
+        teams = [[seat.roster_player_id for seat in group] for group in groups.values()]
+        odds = win_chances(replayed, teams, day)
+        lines = []
+        for group, team, chance in zip(groups.values(), teams, odds, strict=True):
+            ratings = [
+                scaled(*replayed.before(who, day)) if who is not None else BASE for who in team
+            ]
+            lines.append(
+                Chance(
+                    tuple(seat.name for seat in group), chance, round(sum(ratings) / len(ratings))
+                )
+            )
+        chances[game.id] = sorted(lines, key=lambda line: (-line.chance, line.names))
+    return chances
+
+
+RATINGS_CSV_HEADER = (
+    "rank",
+    "player",
+    "player_id",
+    "rating",
+    "mu",
+    "sigma",
+    "games",
+    "provisional",
+)
+
+
+def ratings_csv(lines: Sequence[RatingLine]) -> str:
+    """The Ratings page as CSV (mu and sigma as openskill gives them), for a spreadsheet."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(RATINGS_CSV_HEADER)
+    for line in lines:
+        writer.writerow(
+            (
+                line.rank,
+                spreadsheet_safe(line.name),
+                line.entry_id,
+                line.rating,
+                repr(line.mu),
+                repr(line.sigma),
+                line.games,
+                "yes" if line.provisional else "no",
+            )
+        )
+    return out.getvalue()
