@@ -42,6 +42,7 @@ from scorekeeper.nights.forms import (
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
+from scorekeeper.services import ratings as rating_service
 from scorekeeper.services import removals
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.nights import NightError
@@ -170,7 +171,9 @@ def new(club_id: int) -> ResponseReturnValue:
 # The night's page ------------------------------------------------------------------------------
 
 
-def _night_page(club_id: int, night_id: int, template: str) -> ResponseReturnValue:
+def _night_page(
+    club_id: int, night_id: int, template: str, *, chances: bool = False
+) -> ResponseReturnValue:
     club, role = club_for(club_id)
     night = _night_or_404(club, night_id)
     version = night_service.night_version(night)
@@ -179,15 +182,24 @@ def _night_page(club_id: int, night_id: int, template: str) -> ResponseReturnVal
     if etag in request.if_none_match:
         response = Response(status=304)
     else:
+        view = night_service.night_view(night)
+        # Each table's chances come from the ratings before the night's day: they do not move
+        # while it is played, so the polled live part leaves them out.
+        odds = (
+            rating_service.night_chances(club, night.played_on, [t.game for t in view.tables])
+            if chances
+            else {}
+        )
         response = make_response(
             render_template(
                 template,
                 club=club,
                 role=role,
                 night=night,
-                view=night_service.night_view(night),
+                view=view,
                 version=version,
                 rule=night_service.late_rule(club).value,
+                chances=odds,
             )
         )
     response.set_etag(etag)
@@ -198,7 +210,7 @@ def _night_page(club_id: int, night_id: int, template: str) -> ResponseReturnVal
 @bp.get("/clubs/<id:club_id>/nights/<id:night_id>")
 def detail(club_id: int, night_id: int) -> ResponseReturnValue:
     """Every table of the night on one page; it refreshes itself; the results at the end."""
-    return _night_page(club_id, night_id, "nights/detail.html")
+    return _night_page(club_id, night_id, "nights/detail.html", chances=True)
 
 
 @bp.get("/clubs/<id:club_id>/nights/<id:night_id>/live")

@@ -357,13 +357,12 @@ def _fields(line: RatingLine) -> tuple[int, str, float, float, int, int | None]:
 
 def club_ratings(club: Club) -> list[RatingLine]:
     """The club's Ratings page, API answer and CSV: one replay."""
-    entries = {
-        entry.id: entry
-        for entry in db.session.execute(
-            select(RosterPlayer).where(RosterPlayer.club_id == club.id)
-        ).scalars()
-    }
-    return rating_lines(club, club_replay(club), entries)
+    return rating_lines(club, club_replay(club), _entries(club))
+
+
+def _entries(club: Club) -> dict[int, RosterPlayer]:
+    rows = db.session.execute(select(RosterPlayer).where(RosterPlayer.club_id == club.id))
+    return {entry.id: entry for entry in rows.scalars()}
 
 
 @dataclass(frozen=True)
@@ -405,6 +404,7 @@ class SeasonChange:
     """A player's rating at the start and end of a season's dates."""
 
     entry_id: int
+    name: str
     start: int
     end: int
 
@@ -413,23 +413,29 @@ class SeasonChange:
         return self.end - self.start
 
 
-def season_changes(club: Club, starts_on: date, ends_on: date) -> dict[int, SeasonChange]:
-    """Each roster player who played between the dates: rating before and after them."""
+def season_changes(club: Club, starts_on: date, ends_on: date) -> list[SeasonChange]:
+    """Each roster player who played a rated game between the dates (a season's): their
+    rating before its first day and after its last; biggest rise first."""
     replayed = club_replay(club)
-    changes: dict[int, SeasonChange] = {}
+    entries = _entries(club)
+    changes: list[SeasonChange] = []
     newcomer = scaled(MODEL.mu, MODEL.sigma)
     for entry_id, trail in replayed.trail.items():
+        entry = entries.get(entry_id)
         days = (replayed.matches[index].played_on for index, *_rest in trail)
-        if not any(starts_on <= day <= ends_on for day in days):
+        if entry is None or not any(starts_on <= day <= ends_on for day in days):
             continue
         start = replayed.rating_on(entry_id, starts_on, before=True)
         end = replayed.rating_on(entry_id, ends_on, before=False)
-        changes[entry_id] = SeasonChange(
-            entry_id,
-            start if start is not None else newcomer,
-            end if end is not None else newcomer,
+        changes.append(
+            SeasonChange(
+                entry_id,
+                entry.display_name,
+                start if start is not None else newcomer,
+                end if end is not None else newcomer,
+            )
         )
-    return changes
+    return sorted(changes, key=lambda c: (-c.change, c.name.casefold(), c.entry_id))
 
 
 def win_chances(

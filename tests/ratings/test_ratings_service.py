@@ -215,11 +215,13 @@ def test_season_changes_between_dates(league):
     changes = rating_service.season_changes(
         club_of(league.club), date(2025, 2, 1), date(2025, 3, 31)
     )
-    assert set(changes) == {league.ana, league.ben, league.cy}  # Dee played in January only
+    by_id = {change.entry_id: change for change in changes}
+    assert set(by_id) == {league.ana, league.ben, league.cy}  # Dee played in January only
+    assert [c.change for c in changes] == sorted((c.change for c in changes), reverse=True)
     ana = rating_service.club_replay(club_of(league.club)).steps(league.ana)
-    assert changes[league.ana].start == ana[1].rating  # after g2, the last January game
-    assert changes[league.ana].end == ana[-1].rating
-    assert changes[league.ana].change == ana[-1].rating - ana[1].rating
+    assert by_id[league.ana].start == ana[1].rating  # after g2, the last January game
+    assert by_id[league.ana].end == ana[-1].rating
+    assert by_id[league.ana].change == ana[-1].rating - ana[1].rating
 
 
 def test_win_chances_are_openskill_predictions(league):

@@ -132,3 +132,71 @@ def test_how_ratings_work_in_french(app, client, league):
     text = client.get(f"/clubs/{league.club}/ratings/how", headers={"Accept-Language": "fr"}).text
     assert "openskill" in text
     assert "How ratings work" not in text
+
+
+def test_the_season_page_shows_each_players_rating_change(app, client, league):
+    from datetime import date
+
+    from scorekeeper.services import seasons as season_service
+
+    with app.app_context():
+        season = season_service.create_season(
+            club_of(league.club),
+            season_service.SeasonInput(
+                name="Spring", starts_on=date(2025, 2, 1), ends_on=date(2025, 3, 31)
+            ),
+        ).season
+        season_id = season.id
+        changes = rating_service.season_changes(
+            club_of(league.club), date(2025, 2, 1), date(2025, 3, 31)
+        )
+    text = (
+        as_(client, app, league.world, "viewer")
+        .get(f"/clubs/{league.club}/seasons/{season_id}")
+        .text
+    )
+    assert "Ratings over the season" in text
+    for change in changes:
+        assert (
+            f'<th scope="row" class="who">{change.name}</th><td class="num">{change.start}</td>'
+            f'<td class="num">{change.end}</td><td class="num">{change.change:+d}</td>'
+        ) in text
+    assert '>Dee</th><td class="num">' not in text.split("Ratings over the season")[1]
+
+
+def test_the_night_page_shows_each_tables_chances(app, client, league):
+    from datetime import date
+
+    from openskill.models import PlackettLuce
+
+    from scorekeeper.services import nights as night_service
+
+    with app.app_context():
+        seats = [
+            night_service.Seat("Ana", league.ana, 1),
+            night_service.Seat("Dee", league.dee, 1),
+            night_service.Seat("Cy", league.cy, 2),
+            night_service.Seat("Zed", None, 2),
+        ]
+        night = night_service.start_night(
+            club_of(league.club), played_on=date(2025, 6, 5), name="", tables=2, seats=seats
+        )
+        night_id = night.id
+        replayed = rating_service.club_replay(club_of(league.club))
+        model = PlackettLuce()
+        ana, dee = replayed.current(league.ana), replayed.current(league.dee)
+        expected = model.predict_win([[model.rating(*ana)], [model.rating(*dee)]])
+    text = (
+        as_(client, app, league.world, "viewer").get(f"/clubs/{league.club}/nights/{night_id}").text
+    )
+    assert "Chances to win" in text
+    section = text.split("Chances to win")[1]
+    assert f"<strong>{round(expected[0] * 100)}%</strong>" in section
+    assert f"<strong>{round(expected[1] * 100)}%</strong>" in section
+    assert "Zed" in section and "(1000)" in section  # the guest, as a new player
+    live = (
+        as_(client, app, league.world, "viewer")
+        .get(f"/clubs/{league.club}/nights/{night_id}/live")
+        .text
+    )
+    assert "Chances to win" not in live
