@@ -56,6 +56,7 @@ def test_every_route_and_method_is_described(client, app):
         "/games/{game_id}",
         "/games/{game_id}/rounds",
         "/games/{game_id}/rounds/{number}",
+        "/clubs/{club_id}/ratings",
     }
 
 
