@@ -38,12 +38,13 @@ from scorekeeper.nights.forms import (
     LateRuleForm,
     guest_rows_from,
     night_form_class,
+    seed_from,
 )
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
 from scorekeeper.services import ratings as rating_service
-from scorekeeper.services import removals
+from scorekeeper.services import removals, table_draw
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.nights import NightError
 
@@ -120,7 +121,7 @@ def _shuffler() -> random.Random:
     return random.Random(current_app.config.get("NIGHT_SHUFFLE_SEED"))
 
 
-def _render_new(club, role, form, general=None, status=200, shuffled=False):
+def _render_new(club, role, form, general=None, status=200, shuffled=False, drawn=None):
     return render_template(
         "nights/new.html",
         club=club,
@@ -128,6 +129,7 @@ def _render_new(club, role, form, general=None, status=200, shuffled=False):
         form=form,
         general=general or [],
         shuffled=shuffled,
+        drawn=drawn,
         season=night_service.season_for(club, form.played_on.data) if form.played_on.data else None,
         rule=night_service.late_rule(club).value,
     ), status
@@ -151,9 +153,20 @@ def new(club_id: int) -> ResponseReturnValue:
         general = [_("The form expired: please press the button again.")] if expired else []
         return _render_new(club, role, form, general, 400)
     try:
-        if form.shuffle.data:
-            form.place(night_service.shuffle_tables(form.seats(), form.tables.data, _shuffler()))
-            return _render_new(club, role, form, shuffled=True)
+        if form.shuffle.data or form.draw_again.data:
+            seed = None if form.draw_again.data else seed_from(form.seed.data)
+            seed = seed or table_draw.new_seed(_shuffler())
+            drawn, seats = table_draw.draw_for_night(
+                club,
+                form.played_on.data,
+                form.seats(),
+                form.tables.data,
+                form.draw_method.data,
+                seed,
+            )
+            form.place(seats)
+            form.seed.data = str(seed)
+            return _render_new(club, role, form, shuffled=True, drawn=drawn)
         night = night_service.start_night(
             club,
             played_on=form.played_on.data,
