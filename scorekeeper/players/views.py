@@ -64,7 +64,7 @@ def detail(club_id: int, entry_id: int) -> ResponseReturnValue:
     labels = month_labels(points)
     form = OpponentForm(formdata=None)
     form.set_choices(player_service.opponents(entries, entry.id))
-    rated = rating_service.player_rating(club, entry.id)
+    rated = rating_service.player_rating(club, entry.id, entries)
     rating_key = (
         rating_chart.chart_key(rated.steps, rating_chart.labels_of(rated.steps))
         if rated.steps

@@ -196,18 +196,21 @@ def rate_in_place(teams: list[list[PlackettLuceRating]], ranks: Sequence[int]) -
 # The club's matches ----------------------------------------------------------------------------
 
 
-def club_matches(club_id: int) -> list[Match]:
+def club_matches(club_id: int, entries: dict[int, RosterPlayer] | None = None) -> list[Match]:
     """The club's finished games with a round played, as matches, in the order played.
 
     Two queries of plain numbers (the games, then their seats in the same order), plus the
     core's team standings for partnership games, whose team places the seats do not store."""
-    merged = dict(
-        db.session.execute(
+    merged: dict[int, int | None]
+    if entries is not None:  # the caller has the roster already: no query for merges
+        merged = {e.id: e.merged_into_id for e in entries.values() if e.merged_into_id is not None}
+    else:
+        rows = db.session.execute(
             select(RosterPlayer.id, RosterPlayer.merged_into_id).where(
                 RosterPlayer.club_id == club_id, RosterPlayer.merged_into_id.is_not(None)
             )
         ).all()
-    )
+        merged = {int(entry_id): into for entry_id, into in rows}
     seat_counts = (Player.place.is_not(None), Player.rounds_played > 0)
     game_counts = (Game.club_id == club_id, Game.finished_at.is_not(None))
     order = (Game.played_on, Game.id)
@@ -279,9 +282,10 @@ def _partnership(match: Match, merged: dict[int, int | None]) -> Match:
     return replace(match, teams=tuple(teams), ranks=tuple(ranks))
 
 
-def club_replay(club: Club) -> Replay:
-    """The club's ratings, replayed from scratch from its finished games."""
-    return replay(club_matches(club.id))
+def club_replay(club: Club, entries: dict[int, RosterPlayer] | None = None) -> Replay:
+    """The club's ratings, replayed from scratch from its finished games (`entries`: every
+    roster entry of the club, if the caller has read them)."""
+    return replay(club_matches(club.id, entries))
 
 
 # What the pages show ---------------------------------------------------------------------------
@@ -357,7 +361,8 @@ def _fields(line: RatingLine) -> tuple[int, str, float, float, int, int | None]:
 
 def club_ratings(club: Club) -> list[RatingLine]:
     """The club's Ratings page, API answer and CSV: one replay."""
-    return rating_lines(club, club_replay(club), _entries(club))
+    entries = _entries(club)
+    return rating_lines(club, club_replay(club, entries), entries)
 
 
 def _entries(club: Club) -> dict[int, RosterPlayer]:
@@ -385,9 +390,11 @@ class PlayerRating:
         return self.games < PROVISIONAL_GAMES
 
 
-def player_rating(club: Club, entry_id: int) -> PlayerRating:
+def player_rating(
+    club: Club, entry_id: int, entries: dict[int, RosterPlayer] | None = None
+) -> PlayerRating:
     """One player's rating and history from a replay of the club's games."""
-    replayed = club_replay(club)
+    replayed = club_replay(club, entries)
     steps = replayed.steps(entry_id)
     mu, sigma = replayed.current(entry_id)
     best = max(steps, key=lambda s: (s.change, s.played_on, s.game_id), default=None)
@@ -416,8 +423,8 @@ class SeasonChange:
 def season_changes(club: Club, starts_on: date, ends_on: date) -> list[SeasonChange]:
     """Each roster player who played a rated game between the dates (a season's): their
     rating before its first day and after its last; biggest rise first."""
-    replayed = club_replay(club)
     entries = _entries(club)
+    replayed = club_replay(club, entries)
     changes: list[SeasonChange] = []
     newcomer = scaled(MODEL.mu, MODEL.sigma)
     for entry_id, trail in replayed.trail.items():
