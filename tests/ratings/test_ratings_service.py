@@ -18,6 +18,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import RosterPlayer, User
 from scorekeeper.services import export_json, importer, removals, roster
 from scorekeeper.services import games as game_service
+from scorekeeper.services import nights as night_service
 from scorekeeper.services import ratings as rating_service
 from tests.helpers import bench_module
 
@@ -103,6 +104,26 @@ def test_a_deleted_game_no_longer_counts(league):
     db.session.delete(game(league.games["g3"]))
     db.session.commit()
     assert app_ratings(league.club) == openskill_direct([*LEAGUE[:2], *LEAGUE[3:]])
+
+
+def test_a_deleted_night_takes_its_games_with_it(league):
+    club = club_of(league.club)
+    seats = [
+        night_service.Seat("Dee", league.dee, 1),
+        night_service.Seat("Cy", league.cy, 1),
+    ]
+    night = night_service.start_night(
+        club, played_on=date(2025, 5, 1), name="", tables=1, seats=seats
+    )
+    (table,) = night_service.night_view(night).tables
+    g = table.game
+    for round_entry in (entry({"Dee": 0, "Cy": 5}, "Dee"), entry({"Dee": 0, "Cy": 3}, "Dee")):
+        assert game_service.record_round(g, round_entry).saved
+    game_service.end_game(g)  # the club's rules play 13 rounds: the table ends it after 2
+    assert app_ratings(league.club) == openskill_direct([*LEAGUE, {"Dee": 1, "Cy": 2}])
+    owner = db.session.get(User, league.world.owner)
+    removals.delete_night(club, night, owner, "night")
+    assert app_ratings(league.club) == openskill_direct(LEAGUE)
 
 
 def test_a_reopened_game_no_longer_counts_until_it_ends_again(league):

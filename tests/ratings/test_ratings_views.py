@@ -32,7 +32,10 @@ def lines_of(app, league):
         "/clubs/{club}/players/{ana}/rating.svg",
     ],
 )
-@pytest.mark.parametrize(("who", "status"), [("viewer", 200), ("other_owner", 404)])
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("anonymous", 302), ("viewer", 200), ("scorer", 200), ("owner", 200), ("other_owner", 404)],
+)
 def test_members_only(app, client, league, path, who, status):
     url = path.format(club=league.club, ana=league.ana)
     assert as_(client, app, league.world, who).get(url).status_code == status
