@@ -27,7 +27,7 @@ from scorekeeper.core import N_
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game, Player
 from scorekeeper.services import ratings as rating_service
-from scorekeeper.services.nights import NightError, Seat, shuffle_tables
+from scorekeeper.services.nights import MAX_TABLES, NightError, Seat, shuffle_tables
 
 METHODS = ("balanced", "fresh", "random", "top")
 SEATS = (3, 8)
@@ -97,7 +97,9 @@ def _refuse(code: str, template: str, **params: object) -> NightError:
 def sizes(count: int, tables: int, low: int = SEATS[0], high: int = SEATS[1]) -> list[int]:
     """Table sizes as equal as possible (the first tables take the extra seats); NightError if
     `count` players cannot fill `tables` tables of `low` to `high` seats."""
-    if tables < 1 or not low * tables <= count <= high * tables:
+    if not isinstance(tables, int) or isinstance(tables, bool) or not 1 <= tables <= MAX_TABLES:
+        raise _refuse("night_tables", N_("Choose 1 to %(max)s tables."), max=MAX_TABLES)
+    if not low * tables <= count <= high * tables:
         raise _refuse(
             "draw_count",
             N_("%(count)s players cannot sit at %(tables)s tables of %(low)s to %(high)s players."),

@@ -288,3 +288,20 @@ def test_the_benchmark_runs(tmp_path):
     assert bench_module("ratings").main(["--games", "60", "--reps", "1", "--out", str(out)]) == 0
     results = json.loads(out.read_text())
     assert results["games"] == 60 and results["replay_s"] >= 0
+
+
+def test_change_since_the_last_night(league):
+    club = club_of(league.club)
+    before = {line.name: line for line in rating_service.club_ratings(club)}
+    assert all(line.change is None for line in before.values())  # no night yet
+    seats = [night_service.Seat("Ben", league.ben, 1), night_service.Seat("Ana", league.ana, 1)]
+    night = night_service.start_night(
+        club, played_on=date(2025, 5, 1), name="", tables=1, seats=seats
+    )
+    (table,) = night_service.night_view(night).tables
+    assert game_service.record_round(table.game, entry({"Ben": 0, "Ana": 9}, "Ben")).saved
+    game_service.end_game(table.game)
+    after = {line.name: line for line in rating_service.club_ratings(club)}
+    assert after["Ana"].change == after["Ana"].rating - before["Ana"].rating < 0
+    assert after["Ben"].change == after["Ben"].rating - before["Ben"].rating > 0
+    assert after["Cy"].change is None and after["Dee"].change is None

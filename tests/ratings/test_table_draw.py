@@ -202,3 +202,35 @@ def test_fresh_pairs_reads_the_club_s_last_nights(app, league):
             pair(f"r{league.cy}", f"r{league.dee}"),
         }
         assert table_draw.recent_pairs(club, date(2025, 5, 1)) == set()  # that night or later
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        {"tables": "x"},
+        {"tables": "99"},
+        {"draw_method": "best"},
+        {"seed": "-5"},
+        {"seed": "9" * 12},
+        {"played_on": "yesterday"},
+    ],
+)
+def test_junk_in_the_draw_never_fails(app, client, league, junk):
+    as_(client, app, league.world, "scorer")
+    response = client.post(
+        f"/clubs/{league.club}/nights/new", data=form_data(league, "fresh", **junk)
+    )
+    assert response.status_code in (200, 400, 422)
+
+
+def test_nobody_ticked_is_said(app, client, league):
+    as_(client, app, league.world, "scorer")
+    data = {
+        k: v
+        for k, v in form_data(league, "balanced").items()
+        if not k.startswith(("here_", "guest_"))
+    }
+    data["guest_rows"] = "4"
+    response = client.post(f"/clubs/{league.club}/nights/new", data=data)
+    assert response.status_code == 422
+    assert "0 players cannot sit at 2 tables of 3 to 8 players." in response.get_data(as_text=True)
