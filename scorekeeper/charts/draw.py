@@ -430,12 +430,11 @@ def rating_chart(
     """One player's rating after each of their games, a line with a dashed level where every
     newcomer starts (SVG bytes). `labels` name the games (their dates), one per rating."""
     _matplotlib()
+    from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
     width = WIDTH
     extra = _title(title, width)[1]
-    from matplotlib.figure import Figure
-
     fig = Figure(figsize=(width, 3.0 + extra))
     ax = fig.add_subplot()
     _place(fig, left=0.72, right=0.15, top=0.36 + extra, bottom=0.75)
