@@ -14,6 +14,7 @@ import pytest
 from clubs.helpers import PASSWORD, add_roster, make_club, make_user
 from helpers import NO_SIDE_SCROLL, shot, sign_in
 from playwright.sync_api import Browser, Page, expect
+from test_accessibility import AXE, serious_violations
 from werkzeug.serving import make_server
 
 from scorekeeper import core, create_app
@@ -143,3 +144,31 @@ def test_a_balanced_draw_on_a_small_phone(owner: Page, club) -> None:
     number = owner.locator("#drawn-heading").inner_text()
     owner.get_by_role("button", name="Draw again").click()
     expect(owner.locator("#drawn-heading")).not_to_have_text(number)
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="npm install (make axe) first")
+def test_no_serious_violation_on_the_ratings_pages(
+    browser: Browser, browser_context_args: dict, club
+) -> None:
+    base, club_id = club["base"], club["club"]
+    # bypass_csp: axe is injected as a script of the test's own, which the strict CSP refuses.
+    context = browser.new_context(**browser_context_args, bypass_csp=True)
+    page = context.new_page()
+    sign_in(page, str(base), OWNER, PASSWORD)
+    found = {}
+    for path in (
+        f"/clubs/{club_id}/ratings",
+        f"/clubs/{club_id}/ratings/how",
+        f"/clubs/{club_id}/players/{club['player']}",
+        f"/clubs/{club_id}/seasons/{club['season']}",
+        f"/clubs/{club_id}/nights/{club['night']}",
+    ):
+        page.goto(f"{base}{path}")
+        found[path] = serious_violations(page)
+    page.goto(f"{base}/clubs/{club_id}/nights/new")
+    for name in NAMES:
+        page.get_by_label(name, exact=True).check()
+    page.get_by_role("button", name="Draw the tables").click()
+    found["draw"] = serious_violations(page)
+    context.close()
+    assert found == {path: [] for path in found}
