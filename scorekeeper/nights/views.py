@@ -154,8 +154,10 @@ def new(club_id: int) -> ResponseReturnValue:
         return _render_new(club, role, form, general, 400)
     try:
         if form.shuffle.data or form.draw_again.data:
-            seed = None if form.draw_again.data else seed_from(form.seed.data)
-            seed = seed or table_draw.new_seed(_shuffler())
+            shown = seed_from(form.seed.data)
+            # The draw number shown repeats its draw; "Draw again" asks for another one.
+            seed = None if form.draw_again.data else shown
+            seed = seed or table_draw.new_seed(_shuffler(), avoid=shown)
             drawn, seats = table_draw.draw_for_night(
                 club,
                 form.played_on.data,

@@ -219,9 +219,12 @@ def draw(
     return Draw(method, seed, drawn)
 
 
-def new_seed(rng: random.Random) -> int:
-    """A seed to show on the page (short enough to read out)."""
-    return rng.randint(1, MAX_SEED)
+def new_seed(rng: random.Random, avoid: int | None = None) -> int:
+    """A seed to show on the page (short enough to read out), other than `avoid`."""
+    while True:
+        seed = rng.randint(1, MAX_SEED)
+        if seed != avoid:
+            return seed
 
 
 # The club's side: ratings and recent nights -----------------------------------------------------
