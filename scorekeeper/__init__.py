@@ -109,6 +109,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.nights import bp as nights_bp
     from scorekeeper.players import bp as players_bp
     from scorekeeper.pwa import bp as pwa_bp
+    from scorekeeper.ratings import bp as ratings_bp
     from scorekeeper.seasons import bp as seasons_bp
 
     app.register_blueprint(main_bp)
@@ -120,6 +121,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(seasons_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(pwa_bp)
+    app.register_blueprint(ratings_bp)
     csrf.exempt(api_bp)  # the API authenticates with bearer tokens, not cookies
 
 

@@ -22,6 +22,7 @@ BLUEPRINTS = (
     "main",
     "errors",
     "pwa",
+    "ratings",
 )
 
 

@@ -16,6 +16,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    RootModel,
     StringConstraints,
     create_model,
 )
@@ -466,3 +467,22 @@ def example_of(model: type[BaseModel]) -> Any:
     """The first example a model's schema gives (the document shows it; tests validate it)."""
     extra: Any = model.model_config.get("json_schema_extra")
     return extra["examples"][0] if isinstance(extra, dict) else None
+
+
+# --- club ratings ---------------------------------------------------------------------------
+
+
+class Rating(Answer):
+    """A rated player of the club (docs: the club's "How ratings work" page)."""
+
+    player: str = Field(description="The roster player's name.")
+    player_id: int = Field(description="The roster player's id (the player page's number).")
+    mu: float = Field(description="openskill's mu (Plackett-Luce), as the model gives it.")
+    sigma: float = Field(description="openskill's sigma, as the model gives it.")
+    rating: int = Field(description="The rating shown: round(1000 + 40 * (mu - 3 * sigma)).")
+    games: int = Field(description="Finished games counted.")
+    provisional: bool = Field(description="Fewer than 5 games counted.")
+
+
+class Ratings(RootModel[list[Rating]]):
+    """The club's rated players, best rating first."""

@@ -454,6 +454,46 @@ def player_chart(
     return _finish(fig, ax, width, title, xlabel, ylabel)
 
 
+def rating_chart(
+    labels: Sequence[str],
+    ratings: Sequence[int],
+    *,
+    newcomer: int,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+) -> bytes:
+    """One player's rating after each of their games, a line with a dashed level where every
+    newcomer starts (SVG bytes). `labels` name the games (their dates), one per rating."""
+    _matplotlib()
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    width = WIDTH
+    extra = _title(title, width)[1]
+    fig = Figure(figsize=(width, 3.0 + extra))
+    ax = fig.add_subplot()
+    _place(fig, left=0.72, right=0.15, top=0.36 + extra, bottom=0.75)
+    xs = list(range(len(ratings)))
+    few = len(xs) <= 30
+    ax.axhline(newcomer, color="#777777", linewidth=0.9, linestyle="--")
+    ax.plot(
+        xs,
+        list(ratings),
+        color="#0072B2",
+        marker="o" if few else None,
+        markersize=4,
+        linewidth=1.8,
+        clip_on=False,
+    )
+    _set_round_ticks(ax, [_short(label, 9) for label in labels], room=3)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
+    low, high = min([newcomer, *ratings]), max([newcomer, *ratings])
+    pad = max(10.0, 0.08 * (high - low))
+    ax.set_ylim(low - pad, high + pad)
+    return _finish(fig, ax, width, title, xlabel, ylabel)
+
+
 def season_chart(
     names: Sequence[str],
     nights: Sequence[str],

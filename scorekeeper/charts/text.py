@@ -35,6 +35,10 @@ class ChartText:
     since_first_game: str = "Since the first game"
     month: str = "Month"
     per_round: str = "Points per round"
+    # A player's rating chart.
+    rating_title: str = "Rating after each game"
+    game_played: str = "Game (date played)"
+    rating: str = "Rating"
 
     @functools.cached_property
     def digest(self) -> str:
@@ -76,4 +80,7 @@ def _translated(_locale: str, _directories: str) -> ChartText:
         since_first_game=_("Since the first game"),
         month=_("Month"),
         per_round=_("Points per round"),
+        rating_title=_("Rating after each game"),
+        game_played=_("Game (date played)"),
+        rating=_("Rating"),
     )

@@ -26,6 +26,12 @@ from scorekeeper.services.nights import MAX_TABLES, Seat
 
 GUEST_ROWS = 4
 MAX_GUEST_ROWS = 24
+DRAW_LABELS = {
+    "balanced": _l("Balanced: table ratings as even as possible"),
+    "fresh": _l("Fresh pairs: fewest who sat together lately"),
+    "random": _l("Random"),
+    "top": _l("Top table: the strongest together"),
+}
 RULE_LABELS = {
     "highest": _l("The highest score of that round at the table"),
     "average": _l("The round's average score at the table (rounded half up)"),
@@ -58,7 +64,15 @@ class NightForm(FlaskForm):
     )
     guest_rows = HiddenField(default=str(GUEST_ROWS))
     add_guest = SubmitField(_l("Add a guest row"))
-    shuffle = SubmitField(_l("Shuffle the tables"))
+    draw_method = SelectField(
+        _l("How to draw the seats"),
+        choices=[SelectChoice(key, label) for key, label in DRAW_LABELS.items()],
+        default="balanced",
+    )
+    # The draw's seed: the same seed and players give the same tables ("Draw again": a new one).
+    seed = StringField(_l("Draw number"), validators=[Optional(), Length(max=12)])
+    shuffle = SubmitField(_l("Draw the tables"))
+    draw_again = SubmitField(_l("Draw again"))
     submit = SubmitField(_l("Start the night"))
 
     roster: Sequence[RosterPlayer] = ()
@@ -91,6 +105,12 @@ class NightForm(FlaskForm):
                 self[seat.key.replace("guest_", "guest_table_")].data = seat.table
             elif seat.key:
                 self[seat.key].data = seat.table
+
+
+def seed_from(raw: object) -> int | None:
+    """The draw number typed or shown ('' or junk: None, a new one is drawn)."""
+    value = _optional_int(raw)
+    return value if value is not None and 1 <= value <= 999_999 else None
 
 
 def guest_rows_from(raw: object) -> int:

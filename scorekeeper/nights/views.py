@@ -35,11 +35,13 @@ from scorekeeper.nights.forms import (
     LateRuleForm,
     guest_rows_from,
     night_form_class,
+    seed_from,
 )
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
-from scorekeeper.services import removals
+from scorekeeper.services import ratings as rating_service
+from scorekeeper.services import removals, table_draw
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.nights import NightError
 
@@ -111,7 +113,7 @@ def late_rule(club_id: int) -> ResponseReturnValue:
 # Starting a night ------------------------------------------------------------------------------
 
 
-def _render_new(club, role, form, general=None, status=200, shuffled=False):
+def _render_new(club, role, form, general=None, status=200, shuffled=False, drawn=None):
     return render_template(
         "nights/new.html",
         club=club,
@@ -119,6 +121,7 @@ def _render_new(club, role, form, general=None, status=200, shuffled=False):
         form=form,
         general=general or [],
         shuffled=shuffled,
+        drawn=drawn,
         season=night_service.season_for(club, form.played_on.data) if form.played_on.data else None,
         rule=night_service.late_rule(club).value,
     ), status
@@ -143,11 +146,22 @@ def new(club_id: int) -> ResponseReturnValue:
         return _render_new(club, role, form, general, 400)
     assert form.played_on.data is not None  # a DateField that validated holds a date
     try:
-        if form.shuffle.data:
-            form.place(
-                night_service.shuffle_tables(form.seats(), form.tables.data, random.Random())
+        if form.shuffle.data or form.draw_again.data:
+            shown = seed_from(form.seed.data)
+            # The draw number shown repeats its draw; "Draw again" asks for another one.
+            seed = None if form.draw_again.data else shown
+            seed = seed or table_draw.new_seed(random.Random(), avoid=shown)
+            drawn, seats = table_draw.draw_for_night(
+                club,
+                form.played_on.data,
+                form.seats(),
+                form.tables.data,
+                form.draw_method.data,
+                seed,
             )
-            return _render_new(club, role, form, shuffled=True)
+            form.place(seats)
+            form.seed.data = str(seed)
+            return _render_new(club, role, form, shuffled=True, drawn=drawn)
         night = night_service.start_night(
             club,
             played_on=form.played_on.data,
@@ -165,7 +179,9 @@ def new(club_id: int) -> ResponseReturnValue:
 # The night's page ------------------------------------------------------------------------------
 
 
-def _night_page(club_id: int, night_id: int, template: str) -> ResponseReturnValue:
+def _night_page(
+    club_id: int, night_id: int, template: str, *, chances: bool = False
+) -> ResponseReturnValue:
     club, role = club_for(club_id)
     night = _night_or_404(club, night_id)
     version = night_service.night_version(night)
@@ -178,18 +194,29 @@ def _night_page(club_id: int, night_id: int, template: str) -> ResponseReturnVal
         "night": (night.name, night.played_on, night.season_id),
         "role": role,
     }
+    if chances:  # the table chances follow the ratings before the night's day
+        shown["ratings"] = rating_service.ratings_mark(club, night.played_on)
     page = not template.endswith("/_live.html")
     etag = page_etag(version, page=template, **shown) if page else etag_for(version, **shown)
 
     def render() -> str:
+        view = night_service.night_view(night)
+        # Each table's chances come from the ratings before the night's day: they do not move
+        # while it is played, so the polled live part leaves them out.
+        odds = (
+            rating_service.night_chances(club, night.played_on, [t.game for t in view.tables])
+            if chances
+            else {}
+        )
         return render_template(
             template,
             club=club,
             role=role,
             night=night,
-            view=night_service.night_view(night),
+            view=view,
             version=version,
             rule=rule,
+            chances=odds,
         )
 
     return conditional(etag, render, page=page)
@@ -198,7 +225,7 @@ def _night_page(club_id: int, night_id: int, template: str) -> ResponseReturnVal
 @bp.get("/clubs/<id:club_id>/nights/<id:night_id>")
 def detail(club_id: int, night_id: int) -> ResponseReturnValue:
     """Every table of the night on one page; it refreshes itself; the results at the end."""
-    return _night_page(club_id, night_id, "nights/detail.html")
+    return _night_page(club_id, night_id, "nights/detail.html", chances=True)
 
 
 @bp.get("/clubs/<id:club_id>/nights/<id:night_id>/live")

@@ -16,11 +16,13 @@ from flask_babel import get_locale
 
 from scorekeeper.access import club_for
 from scorekeeper.charts import player as player_chart
+from scorekeeper.charts import rating as rating_chart
 from scorekeeper.models import RosterPlayer
 from scorekeeper.players import bp
 from scorekeeper.players.forms import OpponentForm
 from scorekeeper.responses import svg_response
 from scorekeeper.services import players as player_service
+from scorekeeper.services import ratings as rating_service
 
 # Entries merged into another point one step on (the merge service keeps it so); a few hops
 # are followed in case older data still chains.
@@ -62,8 +64,16 @@ def detail(club_id: int, entry_id: int) -> ResponseReturnValue:
     labels = month_labels(points)
     form = OpponentForm(formdata=None)
     form.set_choices(player_service.opponents(entries, entry.id))
+    rated = rating_service.player_rating(club, entry.id, entries)
+    rating_key = (
+        rating_chart.chart_key(rated.steps, rating_chart.labels_of(rated.steps))
+        if rated.steps
+        else None
+    )
     return render_template(
         "players/detail.html",
+        rated=rated,
+        rating_key=rating_key,
         club=club,
         role=role,
         entry=entry,

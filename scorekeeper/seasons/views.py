@@ -18,6 +18,7 @@ from scorekeeper.models import Club, Season, utcnow
 from scorekeeper.responses import svg_response
 from scorekeeper.seasons import bp
 from scorekeeper.seasons.forms import MoveGameForm, SeasonForm
+from scorekeeper.services import ratings as rating_service
 from scorekeeper.services import removals, season_standings
 from scorekeeper.services import seasons as season_service
 from scorekeeper.services.seasons import SeasonError
@@ -150,6 +151,7 @@ def detail(club_id: int, season_id: int) -> ResponseReturnValue:
         attendance=season_standings.attendance(season),
         games=season_standings.season_games(season, _page()),
         move=move,
+        rating_changes=rating_service.season_changes(club, season.starts_on, season.ends_on),
     )
 
 

@@ -58,6 +58,7 @@ def test_every_route_and_method_is_described(client, app):
         "/games/{game_id}/rounds/{number}",
         "/games/{game_id}/leave",
         "/games/{game_id}/back",
+        "/clubs/{club_id}/ratings",
     }
 
 

@@ -57,6 +57,8 @@ def pages(t: Tables) -> dict[str, str]:
         "delete season": f"{club}/seasons/{t.season}/delete",
         "delete night": f"{club}/nights/{t.night}/delete",
         "head to head": f"{club}/head-to-head",
+        "ratings": f"{club}/ratings",
+        "how ratings work": f"{club}/ratings/how",
         "seasons": f"{club}/seasons",
         "season": f"{club}/seasons/{t.season}",
         "new season": f"{club}/seasons/new",

@@ -219,3 +219,16 @@ def test_importing_the_app_does_not_import_matplotlib():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_rating_chart_is_deterministic_svg_with_its_words():
+    args = (["1/2/25", "1/9/25", "1/16/25"], [1000, 1043, 1012])
+    words = {
+        "newcomer": 1000,
+        "title": "Rating after each game",
+        "xlabel": "Game",
+        "ylabel": "Rating",
+    }
+    first = draw.rating_chart(*args, **words)
+    assert first == draw.rating_chart(*args, **words)
+    assert first.startswith(b"<?xml") and b"<title>Rating after each game</title>" in first

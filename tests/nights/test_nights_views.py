@@ -95,7 +95,7 @@ def test_shuffle_fills_the_tables_then_start_keeps_them(app, client, world):
     shuffled = client.post(f"/clubs/{world.club}/nights/new", data=data)
     assert shuffled.status_code == 200
     html = shuffled.get_data(as_text=True)
-    assert "Tables shuffled" in html
+    assert "Tables drawn" in html and "Draw number" in html
     chosen = dict(
         re.findall(
             r'name="(table_\d+)">(?:(?!</select>).)*?<option selected value="(\d+)"', html, re.S
