@@ -95,7 +95,7 @@ def register_extensions(app: Flask) -> None:
     # A name for one rendering of a page's messages (a cached copy shown again has the same).
     app.jinja_env.globals["once_id"] = functools.partial(secrets.token_urlsafe, 9)
     # Outermost: a load balancer's probe is answered before anything else runs.
-    app.wsgi_app = health.answer_probes(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = health.answer_probes(app.wsgi_app)  # type: ignore[method-assign, assignment]
 
 
 def register_blueprints(app: Flask) -> None:

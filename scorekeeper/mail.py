@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import smtplib
+from typing import Any
 
 from flask import Flask, current_app, render_template, url_for
 from flask_login import current_user
@@ -84,7 +85,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["mail_off_warning"] = _mail_off_warning
 
 
-def link(endpoint: str, **values: object) -> str:
+def link(endpoint: str, **values: Any) -> str:
     """The full address of a page for a mail: built from PUBLIC_URL when it is set (never
     from the request's Host header, which whoever asked for the mail chose), else, in debug
     and tests, from the request."""

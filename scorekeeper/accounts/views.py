@@ -9,7 +9,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from flask import (
-    Response,
     abort,
     current_app,
     flash,
@@ -25,6 +24,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user, login_required, login_user, logout_user
 from itsdangerous import BadSignature, URLSafeSerializer
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import limits
 from scorekeeper.accounts import bp
@@ -72,7 +72,7 @@ def sign_in_browser(user: User, remember: bool) -> None:
 
 
 def _device_signer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key, salt=DEVICE_COOKIE)
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=DEVICE_COOKIE)
 
 
 def known_device() -> int | None:
@@ -85,7 +85,7 @@ def known_device() -> int | None:
     return user_id if isinstance(user_id, int) else None
 
 
-def mark_known_device(response: Response, user: User) -> Response:
+def mark_known_device(response: BaseResponse, user: User) -> BaseResponse:
     """Mark this browser as one the account signed in on (a signed id, sent to /sign-in only)."""
     response.set_cookie(
         DEVICE_COOKIE,

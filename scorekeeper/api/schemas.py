@@ -189,7 +189,7 @@ class NewGame(Body):
         description="Partnerships (4, 6 or 8 players): pairs of names, every player in one.",
     )
     target: Target = Field(core.GameRules().target, description="The draw game: points to win.")
-    house_rules: HouseRules = Field(default_factory=HouseRules)  # type: ignore[valid-type]
+    house_rules: HouseRules = Field(default_factory=HouseRules)
     club_id: Annotated[int, Field(ge=1, le=MAX_INT), Whole] | None = Field(
         None,
         description="Create the game in this club (a personal token of a scorer or owner of the "
@@ -423,7 +423,7 @@ class Options(Answer):
     order: OrderName
     hand_size: int | None
     target: int
-    house_rules: HouseRulesChosen  # type: ignore[valid-type]
+    house_rules: HouseRulesChosen
 
 
 class Game(Answer):

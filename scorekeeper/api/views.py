@@ -14,7 +14,6 @@ from typing import Any
 from flask import Response, current_app, jsonify, request, url_for
 from flask_babel import gettext as _
 from pydantic import BaseModel
-from sqlalchemy import Row
 
 from scorekeeper import core, limits
 from scorekeeper.access import club_game_access, may_score
@@ -167,7 +166,7 @@ def _game_for(game_id: int, *, edit: bool) -> Game:
     return _allowed(game_service.game_row(game_id), game_id, edit=edit)
 
 
-def _game_keys_for(game_id: int) -> Row:
+def _game_keys_for(game_id: int) -> Any:
     """As _game_for to read, but only the game's keys as plain columns (id, version, tokens,
     club): a read needs no row object, its snapshot has the rest."""
     return _allowed(game_service.game_keys(game_id), game_id, edit=False)

@@ -9,6 +9,7 @@ from .game import GameState, game_state, missed_rounds, round_scores, seat_opene
 from .house import (
     HOUSE_RULES,
     HouseRule,
+    HouseRules,
     house_problems,
     house_rule_values,
     house_rules_from,
@@ -57,7 +58,6 @@ from .setup import (
     GameRules,
     GameSetup,
     GameType,
-    HouseRules,
     Order,
     Recommendation,
     clean_name,

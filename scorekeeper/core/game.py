@@ -70,7 +70,7 @@ def game_state(
     if game.is_draw:
         reached = [line for line in player_lines if line.total >= game.rules.target]
         finished = ended_early or bool(reached)
-        next_opener: str | None = draw_next_opener(present, results[-1] if results else None)
+        next_opener = draw_next_opener(present, results[-1] if results else None)
         next_engine = None
     else:
         finished = ended_early or played >= len(schedule)

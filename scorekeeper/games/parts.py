@@ -47,7 +47,7 @@ def hands_part(game: Game, snapshot: Snapshot, form: Any) -> Markup | None:
         fields = get_template_attribute("games/_macros.html", "hand_fields")
         tiles = tile_values(game, state.next_engine)
         setup = snapshot.setup
-        opener, points = state.next_opener, game.open_train_points
+        opener, points = state.next_opener, setup.rules.house_rules.open_train_points
         return str(fields(form, setup.players, opener, tiles, points, setup.away))
 
     etag = etag_for(snapshot.etag, part="hands")

@@ -8,6 +8,7 @@ flash, redirect.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from flask import (
     abort,
@@ -188,7 +189,7 @@ def _night_page(
     rule = night_service.late_rule(club).value
     # Everything the page shows besides its tables' games: the club's name and late-arrival
     # rule, the night's name, date and season, the visitor's role (scorers get more links).
-    shown = {
+    shown: dict[str, Any] = {
         "club": club.name,
         "rule": rule,
         "night": (night.name, night.played_on, night.season_id),

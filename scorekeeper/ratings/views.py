@@ -49,7 +49,6 @@ def csv(club_id: int) -> ResponseReturnValue:
     club, _role = club_for(club_id)
     response = make_response(rating_service.ratings_csv(rating_service.club_ratings(club)))
     response.mimetype = "text/csv"
-    response.charset = "utf-8"
     stamp = utcnow().strftime("%Y-%m-%d")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="club-{club.id}-ratings-{stamp}.csv"'
