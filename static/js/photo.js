@@ -1,4 +1,4 @@
-// A hand from a photo (loaded by photo-start.js when a photo is chosen): the photo is scaled to 1600 px as a JPEG here, read by the server, and
+// A hand from a photo (loaded by round.js when a photo is first chosen): the photo is scaled to 1600 px as a JPEG here, read by the server, and
 // shown with each tile it found outlined; the scorer changes, removes or adds tiles (two taps,
 // as in the tile picker), then "Use these tiles" ticks them in the hand, where round.js and the
 // server check them like any tiles. Nothing is kept: the photo stays on the phone.
@@ -236,13 +236,13 @@
     state.hand = null;
   }
 
-  // photo-start.js queues each chosen photo (the first one before this script had loaded);
+  // round.js queues each chosen photo (the first one before this script had loaded);
   // the panel and its words come from the server once.
   function take() {
     var queue = window.skPhotoQueue;
     while (queue.length) { var next = queue.shift(); send(next.hand, next.file); }
   }
-  fetch(block.dataset.panel, { credentials: "same-origin" }).then(function (response) {
+  fetch(block.dataset.url + "/panel", { credentials: "same-origin" }).then(function (response) {
     return response.text();
   }).then(function (html) {
     var holder = document.createElement("div");

@@ -291,3 +291,47 @@
     }, 0);
   });
 })();
+
+// A camera button on each hand, light until used: the first photo chosen loads photo.js and
+// photos.css (their URLs on the no-script block, which this hides), which read it and show the
+// confirm panel; the game page carries nothing more of the reader.
+(function () {
+  var form = document.getElementById("round-form");
+  var block = document.getElementById("photo-block");
+  if (!form || !block || !window.fetch || !window.FormData || !window.FileReader) { return; }
+  block.hidden = true;
+  var queue = window.skPhotoQueue = [];
+  var word = document.getElementById("photo-file").getAttribute("aria-label");
+  function load() {
+    var style = document.createElement("link");
+    style.rel = "stylesheet";
+    style.href = block.dataset.style;
+    var script = document.createElement("script");
+    script.src = block.dataset.script;
+    document.head.append(style, script);
+    load = function () {};
+  }
+  form.querySelectorAll("fieldset.hand").forEach(function (hand) {
+    var label = document.createElement("label");
+    label.className = "tiles-toggle photo-label";
+    label.tabIndex = 0;
+    label.setAttribute("role", "button");
+    label.innerHTML = '<input type="file" accept="image/*" capture="environment" class="photo-input" hidden>' +
+      '<svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2">' +
+      '<path d="M3 7h4l2-3h6l2 3h4v13H3z"/><circle cx="12" cy="13" r="3.5"/></svg><span class="visually-hidden"></span>';
+    label.lastChild.textContent = word;
+    var input = label.firstChild;
+    hand.querySelector(".hand-main").appendChild(label);
+    // A label opens its hidden file input; from a keyboard, Enter or Space does.
+    label.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); input.click(); }
+    });
+    input.addEventListener("change", function (event) {
+      event.stopPropagation();  // not a change of the round: drafts and the sums above ignore it
+      if (!input.files || !input.files[0]) { return; }
+      queue.push({ hand: hand, file: input.files[0] });
+      input.value = "";
+      if (window.skPhoto) { window.skPhoto.take(); } else { load(); }
+    });
+  });
+})();

@@ -40,13 +40,12 @@ def send(client, game_id, data, headers=JSON, **files):
 def test_the_round_sheet_offers_a_photo_of_any_hand(client):
     game_id = start_game(client)
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
-    # One control without the script; the template of each hand's camera button for it.
-    assert html.count('accept="image/*" capture="environment"') == 2
-    assert '<template id="photo-button">' in html
+    # One control without the script (round.js puts a camera button on each hand instead).
+    assert html.count('accept="image/*" capture="environment"') == 1
     assert re.search(r'<select id="photo-seat" name="photo_seat" form="round-form">'
                      r'<option value="0">Ana</option>', html)  # fmt: skip
     assert f'form="round-form" formaction="/games/{game_id}/photos"' in html
-    assert f'data-panel="/games/{game_id}/photos/panel"' in html
+    assert 'data-script="/static/js/photo.js" data-style="/static/css/photos.css"' in html
 
 
 def test_the_confirm_panel_comes_with_its_words(client):
