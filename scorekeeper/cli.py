@@ -143,26 +143,16 @@ def set_password_command(email: str) -> None:
 @with_appcontext
 def count_pips_command(photos: tuple[str, ...], set_max: int) -> None:
     """Read the tiles on photos of hands: one JSON line per photo (tiles, total, advice)."""
-    from scorekeeper.photos.decode import NotAnImage, Unreadable
-    from scorekeeper.photos.reader import ADVICE, read_photo
+    from scorekeeper.services import photos as photo_service
 
     for path in photos:
         with open(path, "rb") as file:
             data = file.read()
+        # The API's answer (or its refusal's words), with the photo's path first; a file on
+        # this machine may be larger than an upload.
         try:
-            reading = read_photo(data, set_max=set_max)
-        except (NotAnImage, Unreadable) as error:
-            click.echo(json.dumps({"photo": path, "error": str(error)}))
+            reading = photo_service.read_hand(data, set_max=set_max, max_bytes=None)
+        except photo_service.PhotoRefused as refusal:
+            click.echo(json.dumps({"photo": path, "error": refusal.message}))
             continue
-        tiles = [
-            {
-                "pips": list(t.pips),
-                "confidence": t.confidence,
-                "corners": [list(p) for p in t.corners],
-            }
-            for t in reading.tiles
-        ]
-        advice = [_(ADVICE[code]) for code in reading.advice]
-        click.echo(
-            json.dumps({"photo": path, "tiles": tiles, "total": reading.total, "advice": advice})
-        )
+        click.echo(json.dumps({"photo": path, **photo_service.answer(reading)}))

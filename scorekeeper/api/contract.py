@@ -228,6 +228,7 @@ class Operation:
     security: tuple[Mapping[str, list[str]], ...] = ()
     parameters: tuple[str, ...] = ()  # request headers: "If-Match", "If-None-Match"
     database: bool = True  # it reads the database, so a busy one answers 503 (errors/handlers)
+    media: str = "application/json"  # the body's type (a photo: multipart/form-data)
 
 
 def operation(
@@ -238,13 +239,14 @@ def operation(
     security: tuple[Mapping[str, list[str]], ...] = (),
     parameters: tuple[str, ...] = (),
     database: bool = True,
+    media: str = "application/json",
 ) -> Callable[[V], V]:
     """Attach a route's contract to its view (read by `document`). What the app answers around
     the view is added there, not declared here: 429 if the view is rate limited (limits.py marks
     it), 503 unless `database=False` (the app-wide busy-database handler)."""
 
     def attach(view: V) -> V:
-        view.contract = Operation(summary, answers, body, security, parameters, database)  # type: ignore[attr-defined]
+        view.contract = Operation(summary, answers, body, security, parameters, database, media)  # type: ignore[attr-defined]
         return view
 
     return attach
@@ -395,7 +397,7 @@ def _operation(
                 f"example{index + 1}": {"value": value}
                 for index, value in enumerate(examples["examples"])
             }
-        out["requestBody"] = {"required": True, "content": {"application/json": media}}
+        out["requestBody"] = {"required": True, "content": {op.media: media}}
     answers = answers_of(op, view)
     out["responses"] = {str(status): _answer(answer) for status, answer in answers.items()}
     return out

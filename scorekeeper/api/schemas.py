@@ -486,3 +486,46 @@ class Rating(Answer):
 
 class Ratings(RootModel[list[Rating]]):
     """The club's rated players, best rating first."""
+
+
+# --- a hand from a photo ------------------------------------------------------------------------
+
+
+class PhotoUpload(BaseModel):
+    """POST /games/{game_id}/photos: a photo of one hand (multipart/form-data). Not stored."""
+
+    photo: bytes = Field(
+        min_length=1,
+        description="The photo: JPEG, PNG, WebP or HEIC, at most 15 MB (1600 px on its longest "
+        "side is plenty, ~300 KB). Lay the tiles face up on a table, or photograph them held in "
+        "a row."
+    )
+
+
+class PhotoTile(Answer):
+    """A tile found on the photo."""
+
+    pips: list[Annotated[int, Field(ge=0, le=TOP_DOUBLE)]] = Field(
+        min_length=2, max_length=2, description="Its two ends, 0 to the game's set."
+    )
+    confidence: float = Field(
+        ge=0, le=1, description="How sure the reader is; below 0.75, have someone check the tile."
+    )
+    corners: list[Annotated[list[float], Field(min_length=2, max_length=2)]] = Field(
+        min_length=4,
+        max_length=4,
+        description="Its four corners as [x, y] in the photo's own pixels (as sent, turned "
+        "upright by its EXIF orientation), clockwise, a short side first.",
+    )
+
+
+class PhotoReading(Answer):
+    """What the photo shows. Nothing is saved: to record the hand, send its tiles in a round's
+    `hands` (like ["6-4", "12-0"])."""
+
+    tiles: list[PhotoTile] = Field(description="Every tile found, as read.")
+    total: int = Field(ge=0, description="The pips on all the tiles found.")
+    advice: list[str] = Field(
+        description="What to do for a better photo (blurred, too dark, glare, a tile cut by "
+        "the edge, no tile found), in the language asked for; empty when the photo is fine."
+    )

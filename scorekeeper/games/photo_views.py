@@ -18,31 +18,23 @@ from scorekeeper.access import game_for_device
 from scorekeeper.extensions import csrf
 from scorekeeper.games import bp
 from scorekeeper.games.views import _render_game, _round_form
-from scorekeeper.photos.decode import NotAnImage, Unreadable
-from scorekeeper.photos.reader import ADVICE, Reading, read_photo
+from scorekeeper.photos.reader import ADVICE, Reading
+from scorekeeper.services import photos as photo_service
 from scorekeeper.services.games import snapshot_of
-
-# Room for the round form's other fields beside the photo.
-FORM_ROOM = 64 * 1024
 
 
 def _wants_json() -> bool:
     return request.accept_mimetypes.best == "application/json"
 
 
-def _refused(game, access: str, status: int, message: str) -> ResponseReturnValue:
+def _refused(game, access: str, refusal: photo_service.PhotoRefused) -> ResponseReturnValue:
     """The refusal as JSON for the script, or the game page (everything typed kept) without."""
     if _wants_json():
-        return jsonify(error=message), status
-    flash(message, "error")
+        return jsonify(error=refusal.message), refusal.status
+    flash(refusal.message, "error")
     # Past the size limit the form is not read: the page starts afresh.
-    form = None if status == 413 else _round_form(game, snapshot_of(game), request.form)
-    return _render_game(game, access, form=form, status=status)
-
-
-def _too_large() -> str:
-    megabytes = current_app.config["PHOTO_MAX_BYTES"] // (1024 * 1024)
-    return _("The photo is larger than %(n)s MB: take it again at a smaller size.", n=megabytes)
+    form = None if refusal.status == 413 else _round_form(game, snapshot_of(game), request.form)
+    return _render_game(game, access, form=form, status=refusal.status)
 
 
 @bp.get("/games/<id:game_id>/photos/panel")
@@ -65,10 +57,11 @@ def read_hand_photo(game_id: int) -> ResponseReturnValue:
     """Read the tiles on a photo of one hand (multipart field `photo`; from the round form
     itself, `photo_seat` says whose): JSON for the page's script, the game page without it."""
     game, access = game_for_device(game_id, edit=True)
-    request.max_content_length = current_app.config["PHOTO_MAX_BYTES"] + FORM_ROOM
+    max_bytes = current_app.config["PHOTO_MAX_BYTES"]
+    request.max_content_length = max_bytes + photo_service.FORM_ROOM
     if (request.content_length or 0) > request.max_content_length:
         # Refused before a byte is parsed (no half-written temporary file left behind).
-        return _refused(game, access, 413, _too_large())
+        return _refused(game, access, photo_service.too_large(max_bytes))
     try:
         if current_app.config.get("WTF_CSRF_ENABLED", True):
             csrf.protect()
@@ -76,42 +69,26 @@ def read_hand_photo(game_id: int) -> ResponseReturnValue:
         seat = _seat(players)
         upload = request.files.get("photo")
     except RequestEntityTooLarge:
-        return _refused(game, access, 413, _too_large())
-    if upload is None or not upload.filename and not upload.content_length:
-        return _refused(game, access, 400, _("Choose a photo of the hand first."))
-    data = upload.read()
-    if not data:
-        return _refused(game, access, 400, _("Choose a photo of the hand first."))
+        return _refused(game, access, photo_service.too_large(max_bytes))
     try:
-        reading = read_photo(data, set_max=game.set_size)
-    except NotAnImage:
-        return _refused(
-            game, access, 415, _("That file is not a photo: choose a JPEG, PNG or HEIC picture.")
-        )
-    except Unreadable:
-        return _refused(game, access, 422, _("That photo could not be read: take it again."))
+        data = upload.read() if upload is not None else b""
+        reading = photo_service.read_hand(data, set_max=game.set_size, max_bytes=max_bytes)
+    except photo_service.PhotoRefused as refusal:
+        return _refused(game, access, refusal)
     if _wants_json():
         return jsonify(answer(reading))
     return _fill_hand(game, access, seat, reading)
 
 
 def answer(reading: Reading) -> dict[str, object]:
-    """The reading as the script (and the API) take it: tiles, total, advice in words."""
-    return {
-        "tiles": [
-            {
-                "pips": list(tile.pips),
-                "confidence": tile.confidence,
-                "corners": [list(point) for point in tile.corners],
-                "check": tile.low_confidence,
-            }
-            for tile in reading.tiles
-        ],
-        "total": reading.total,
-        "advice": [_(ADVICE[code]) for code in reading.advice],
-        "width": reading.width,
-        "height": reading.height,
-    }
+    """The reading as the API sends it (services.photos.answer), with what the confirm panel
+    also needs: which tiles to check, and the photo's size to draw the outlines on."""
+    body = photo_service.answer(reading)
+    tiles = [
+        {**tile, "check": found.low_confidence}
+        for tile, found in zip(body["tiles"], reading.tiles, strict=True)
+    ]
+    return {**body, "tiles": tiles, "width": reading.width, "height": reading.height}
 
 
 def _fill_hand(game, access: str, seat: int | None, reading: Reading) -> ResponseReturnValue:

@@ -58,6 +58,7 @@ def test_every_route_and_method_is_described(client, app):
         "/games/{game_id}/rounds/{number}",
         "/games/{game_id}/leave",
         "/games/{game_id}/back",
+        "/games/{game_id}/photos",
         "/clubs/{club_id}/ratings",
     }
 
@@ -78,7 +79,10 @@ def test_operations_declare_parameters_bodies_and_responses(client):
             for status, answer in operation["responses"].items():
                 assert re.fullmatch(r"[1-5]\d\d", status), where
                 assert answer["description"], where
-            if method in {"post", "put"}:
+            if path == "/games/{game_id}/photos":  # a photo, not JSON
+                media = operation["requestBody"]["content"]["multipart/form-data"]
+                assert media["schema"] == {"$ref": "#/components/schemas/PhotoUpload"}, where
+            elif method in {"post", "put"}:
                 assert "application/json" in operation["requestBody"]["content"], where
             if path.startswith("/games/"):
                 assert operation["security"] == [{"bearer": []}, {"personalToken": []}], where

@@ -1,0 +1,86 @@
+"""Reading a photo of a hand, whichever way it comes in (the round sheet, the API, `flask
+count-pips`): one call to the reader, one answer shape, one set of refusals. Nothing is stored:
+not the photo, not the reading."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from flask_babel import gettext as _
+
+from scorekeeper.photos.decode import NotAnImage, Unreadable
+from scorekeeper.photos.reader import ADVICE, Reading, read_photo
+
+# Room in a multipart body for the other fields beside the photo (the round sheet sends the
+# whole round form with it).
+FORM_ROOM = 64 * 1024
+
+
+class PhotoRefused(Exception):
+    """The photo cannot be read: the HTTP status that says why, and the words for the user."""
+
+    def __init__(self, status: int, message: str) -> None:
+        self.status = status
+        self.message = message
+        super().__init__(message)
+
+
+class TileAnswer(TypedDict):
+    pips: list[int]
+    confidence: float
+    corners: list[list[float]]
+
+
+class PhotoAnswer(TypedDict):
+    tiles: list[TileAnswer]
+    total: int
+    advice: list[str]
+
+
+def too_large(max_bytes: int) -> PhotoRefused:
+    """413: the photo (or the body carrying it) is larger than `max_bytes`."""
+    megabytes = max_bytes // (1024 * 1024)
+    return PhotoRefused(
+        413, _("The photo is larger than %(n)s MB: take it again at a smaller size.", n=megabytes)
+    )
+
+
+def no_photo() -> PhotoRefused:
+    """400: no photo was sent (or an empty file)."""
+    return PhotoRefused(400, _("Choose a photo of the hand first."))
+
+
+def read_hand(data: bytes, *, set_max: int, max_bytes: int | None) -> Reading:
+    """The tiles on a photo of one hand of a double-`set_max` set. Raises PhotoRefused: 400 (no
+    bytes), 413 (over `max_bytes`, if given), 415 (not a picture), 422 (a picture that cannot
+    be read)."""
+    if not data:
+        raise no_photo()
+    if max_bytes is not None and len(data) > max_bytes:
+        raise too_large(max_bytes)
+    try:
+        return read_photo(data, set_max=set_max)
+    except NotAnImage:
+        raise PhotoRefused(
+            415, _("That file is not a photo: choose a JPEG, PNG or HEIC picture.")
+        ) from None
+    except Unreadable:
+        raise PhotoRefused(422, _("That photo could not be read: take it again.")) from None
+
+
+def answer(reading: Reading) -> PhotoAnswer:
+    """The reading as the API, the page's script and `flask count-pips` send it: each tile's
+    values, confidence (0-1) and four corners in the photo's pixels; the total; advice in
+    words."""
+    return {
+        "tiles": [
+            {
+                "pips": list(tile.pips),
+                "confidence": tile.confidence,
+                "corners": [list(point) for point in tile.corners],
+            }
+            for tile in reading.tiles
+        ],
+        "total": reading.total,
+        "advice": [_(ADVICE[code]) for code in reading.advice],
+    }
