@@ -498,7 +498,7 @@ class PhotoUpload(BaseModel):
         min_length=1,
         description="The photo: JPEG, PNG, WebP or HEIC, at most 15 MB (1600 px on its longest "
         "side is plenty, ~300 KB). Lay the tiles face up on a table, or photograph them held in "
-        "a row."
+        "a row.",
     )
 
 
