@@ -98,6 +98,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "RATELIMIT_ENABLED": True,
             "LIMIT_NEW_GAMES": RAISED,
             "LIMIT_ROUND_WRITES": RAISED,
+            "LIMIT_PHOTO_READS": RAISED,
         }
     )
     with app.app_context():

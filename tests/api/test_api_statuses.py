@@ -112,6 +112,7 @@ def app_config(app_config: dict[str, object]) -> dict[str, object]:
         "RATELIMIT_ENABLED": True,
         "LIMIT_NEW_GAMES": "1 per minute",
         "LIMIT_ROUND_WRITES": "1 per minute",
+        "LIMIT_PHOTO_READS": "1 per minute",
     }
 
 
@@ -121,7 +122,8 @@ def test_429_is_documented_exactly_where_a_limit_counts_the_route(client: Client
     headers = {"Authorization": f"Bearer {created['edit_token']}"}
     saved = client.post(f"{API}/games/{created['id']}/rounds", json=ROUND, headers=headers)
     assert saved.status_code == 201
-    # Both limits are now used up for this address: every request, twice, to every route.
+    # Both write limits are now used up for this address (the photo reads' at the first read):
+    # every request, twice, to every route.
     limited = set()
     for method, path in statuses:
         for _ in range(2):
@@ -137,6 +139,7 @@ def test_429_is_documented_exactly_where_a_limit_counts_the_route(client: Client
         ("DELETE", "/games/{game_id}/rounds/{number}"),
         ("POST", "/games/{game_id}/leave"),
         ("POST", "/games/{game_id}/back"),
+        ("POST", "/games/{game_id}/photos"),
     }
     # Another address is not held back (a club behind one router shares one, hence the
     # generous defaults): its first new game is saved.
