@@ -121,7 +121,8 @@
         tile.corners.forEach(function (p) { cx += p[0] / 4; cy += p[1] / 4; });
         label.setAttribute("x", cx);
         label.setAttribute("y", cy);
-        label.setAttribute("font-size", Math.max(14, Math.round(Math.max(state.width, state.height) / 28)));
+        // About 17 px on a phone, whatever the photo's size (it is shown ~310 px wide).
+        label.setAttribute("font-size", Math.max(14, Math.round(Math.max(state.width, state.height) / 18)));
         label.setAttribute("class", tile.check ? "mark-label is-check" : "mark-label");
         label.textContent = tile.pips[0] + "|" + tile.pips[1];
         svg.appendChild(label);
