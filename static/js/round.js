@@ -313,7 +313,7 @@
   }
   form.querySelectorAll("fieldset.hand").forEach(function (hand) {
     var label = document.createElement("label");
-    label.className = "tiles-toggle photo-label";
+    label.className = "photo-label";
     label.tabIndex = 0;
     label.setAttribute("role", "button");
     label.innerHTML = '<input type="file" accept="image/*" capture="environment" class="photo-input" hidden>' +
@@ -321,7 +321,15 @@
       '<path d="M3 7h4l2-3h6l2 3h4v13H3z"/><circle cx="12" cy="13" r="3.5"/></svg><span class="visually-hidden"></span>';
     label.lastChild.textContent = word;
     var input = label.firstChild;
-    hand.querySelector(".hand-main").appendChild(label);
+    var row = hand.querySelector(".hand-main");
+    var out = row.querySelector(".out-toggle");
+    row.appendChild(label);
+    // No room beside a long "went out" (French, Spanish at 360 px): a row of its own, named.
+    if (out && out.scrollWidth > out.clientWidth + 1) {
+      row.after(label);
+      label.classList.add("is-below");
+      label.lastChild.className = "";
+    }
     // A label opens its hidden file input; from a keyboard, Enter or Space does.
     label.addEventListener("keydown", function (event) {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); input.click(); }
