@@ -1,4 +1,4 @@
-"""`flask count-pips PHOTO...`: a JSON line per photo, as the page's reader answers."""
+"""`flask count-pips PHOTO...`: a JSON line per photo, the API's answer (or refusal) and path."""
 
 from __future__ import annotations
 
@@ -21,4 +21,10 @@ def test_each_photo_gets_a_json_line(runner, tmp_path):
     assert sorted(sorted(t["pips"]) for t in first["tiles"]) == [[0, 12], [4, 6]]
     assert first["total"] == 22 and all(len(t["corners"]) == 4 for t in first["tiles"])
     assert second["tiles"] == [] and second["advice"][0].startswith("No tile was found")
-    assert third["photo"] == str(notes) and "error" in third
+    assert third == {
+        "photo": str(notes),
+        "error": "That file is not a photo: choose a JPEG, PNG or HEIC picture.",
+    }
+    # The API's answer, the photo's path first (POST /api/v1/games/{id}/photos).
+    assert list(first) == ["photo", "tiles", "total", "advice"]
+    assert [set(tile) for tile in first["tiles"]] == [{"pips", "confidence", "corners"}] * 2
