@@ -177,7 +177,8 @@ def test_the_export_and_the_import_carry_every_rule(app):
         document["club"]["name"] = "Imported Trains"
         document["club"]["public_token"] = "imported-public-token"
         for number, entry in enumerate(document["games"]):
-            entry["edit_token"], entry["view_token"] = f"e-{number}", f"v-{number}"
+            entry["edit_token"] = f"imported-edit-{number:04d}"
+            entry["view_token"] = f"imported-view-{number:04d}"
         imported = import_club_json(document)
         assert club_service.default_rules(imported).house_rules == CHOSEN_RULES
         (copy,) = export_json.club_games(imported.id)

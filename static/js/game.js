@@ -72,7 +72,10 @@
 
   function pairs() {
     var list = [];
-    new FormData(form).forEach(function (value, name) { list.push([name, String(value)]); });
+    new FormData(form).forEach(function (value, name) {
+      // A photo of a hand is read, never kept: only typed text goes in a draft.
+      if (typeof value === "string") { list.push([name, value]); }
+    });
     return list;
   }
 
@@ -112,7 +115,7 @@
       }
       if (field.type === "checkbox" || field.type === "radio") {
         field.checked = values[name].indexOf(field.value) !== -1;
-      } else if (field.type !== "submit" && field.type !== "button") {
+      } else if (field.type !== "submit" && field.type !== "button" && field.type !== "file") {
         field.value = values[name][0];
       }
     });

@@ -3,6 +3,7 @@ server on loopback received it, the link in it, and what the account can do afte
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -29,6 +30,12 @@ def path_of(link: str) -> str:
 
 def page(response) -> str:
     return response.get_data(as_text=True)
+
+
+def as_read(response, email: str) -> str:
+    """The page as a reader compares it: the address typed made "X", and the name of this one
+    rendering of its messages (data-once, new every time) left out."""
+    return re.sub(r'data-once="[^"]*"', "", page(response).replace(email, "X"))
 
 
 def user_row(app, user_id: int) -> User:
@@ -117,9 +124,9 @@ def test_the_answer_is_the_same_whether_or_not_the_address_has_an_account(
     client, user_factory, mailbox
 ):
     user_factory("Ana", "ana@example.com")
-    unknown = page(ask_reset(client, "nobody@example.com"))
-    known = page(ask_reset(client, "ana@example.com"))
-    assert unknown.replace("nobody@example.com", "X") == known.replace("ana@example.com", "X")
+    unknown = as_read(ask_reset(client, "nobody@example.com"), "nobody@example.com")
+    known = as_read(ask_reset(client, "ana@example.com"), "ana@example.com")
+    assert unknown == known
     mailbox.wait_for("ana@example.com")
     assert mailbox.to("nobody@example.com") == []
     assert [mail.recipients for mail in mailbox.mails] == [["ana@example.com"]]

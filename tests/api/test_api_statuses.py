@@ -19,6 +19,7 @@ from werkzeug.test import Client
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.services import accounts as account_service
 
 API = "/api/v1"
 ROUND = {"out": "Ana", "scores": {"Ben": 15, "Cy": 7}}
@@ -35,9 +36,15 @@ def documented(client: Client) -> dict[tuple[str, str], set[str]]:
 
 
 def send(client: Client, method: str, path: str, game: dict[str, Any], **extra: Any):
-    """One well-formed request to an operation of the document, on `game`'s round 1."""
+    """One well-formed request to an operation of the document, on `game`'s round 1 (a club's
+    route asks for club 1 with a token shaped like a personal one)."""
     url = API + path.replace("{game_id}", str(game["id"])).replace("{number}", "1")
-    headers = {"Authorization": f"Bearer {game['edit_token']}"}
+    token = game["edit_token"]
+    if "{club_id}" in path:
+        url = url.replace("{club_id}", "1")
+        prefix = account_service.TOKEN_PREFIX
+        token = prefix + "p" * (account_service.TOKEN_LENGTH - len(prefix))
+    headers = {"Authorization": f"Bearer {token}"}
     body: dict[str, Any] | None = None
     if (method, path) == ("POST", "/games"):
         body = {"players": ["Ana", "Ben", "Cy"]}

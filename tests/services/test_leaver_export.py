@@ -12,11 +12,11 @@ import pytest
 
 from scorekeeper import core, create_app
 from scorekeeper.extensions import db
-from scorekeeper.models import Club
+from scorekeeper.models import Club, Membership, User
 from scorekeeper.services import export_csv, export_json, importer
 from tests.helpers import import_club_json, load_game
 
-from .club_data import hands, record
+from .club_data import OWNER_HASH, hands, record
 
 
 def _build() -> int:
@@ -25,8 +25,11 @@ def _build() -> int:
     left after hand 1."""
     from scorekeeper.services import games as game_service
 
+    owner = User(email="olive@example.org", name="Olive", password_hash=OWNER_HASH)
     club = Club(name="Leavers", late_rule="average")
-    db.session.add(club)
+    db.session.add_all([owner, club])
+    db.session.flush()
+    db.session.add(Membership(club_id=club.id, user_id=owner.id, role="owner"))
     db.session.commit()
     game = game_service.create_game(["Ana", "Ben", "Cy"], core.GameRules(rounds=4), club_id=club.id)
     game = record(load_game(game.id), core.RoundEntry(hands(Ben=20, Cy=15), out="Ana"))
