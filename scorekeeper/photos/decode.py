@@ -32,11 +32,10 @@ def decode(data: bytes) -> tuple[NDArray[np.uint8], float]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
-            if image.width * image.height > MAX_PIXELS:
+            opened = Image.open(io.BytesIO(data))
+            if opened.width * opened.height > MAX_PIXELS:
                 raise Unreadable("too many pixels")
-            image = ImageOps.exif_transpose(image)
-            image = image.convert("RGB")
+            image: Image.Image = ImageOps.exif_transpose(opened).convert("RGB")
     except UnidentifiedImageError as error:
         raise NotAnImage(str(error)) from error
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombWarning) as error:

@@ -37,9 +37,10 @@ def straighten(img: NDArray[np.uint8], box: Box) -> NDArray[np.uint8]:
     """The tile in `box` as an upright SIDE x 2*SIDE image (its corners pulled in a little)."""
     centre = box.mean(axis=0)
     inner = centre + (box - centre) * 0.97
-    target = np.float32([[0, 0], [SIDE, 0], [SIDE, 2 * SIDE], [0, 2 * SIDE]])
+    target = np.asarray([[0, 0], [SIDE, 0], [SIDE, 2 * SIDE], [0, 2 * SIDE]], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(inner.astype(np.float32), target)
-    return cv2.warpPerspective(img, matrix, (SIDE, 2 * SIDE), flags=cv2.INTER_AREA)
+    flat = cv2.warpPerspective(img, matrix, (SIDE, 2 * SIDE), flags=cv2.INTER_AREA)
+    return np.asarray(flat, dtype=np.uint8)
 
 
 def halves(tile: NDArray[np.uint8]) -> tuple[Half, Half]:

@@ -8,9 +8,12 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from cv2.typing import MatLike, RotatedRect
 from numpy.typing import NDArray
 
 Box = NDArray[np.float32]  # four corners (x, y), the long sides first and last
+# An outline as OpenCV's findContours gives it (points as int32 rows).
+Contour = MatLike
 
 # A tile is about twice as long as it is wide; perspective and bevels stretch that.
 SINGLE_ASPECT = (1.45, 2.7)
@@ -48,7 +51,7 @@ def otsu(values: NDArray[np.float32]) -> float:
 def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """A mask of what is not table: the table's colour is the median of the photo's border."""
     h, w = img.shape[:2]
-    lab_img = lab(cv2.GaussianBlur(img, (0, 0), 1.2))
+    lab_img = lab(np.asarray(cv2.GaussianBlur(img, (0, 0), 1.2), dtype=np.uint8))
     band = max(2, min(h, w) // 25)
     border = np.concatenate(
         [
@@ -65,11 +68,14 @@ def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
     mask = (dist > level).astype(np.uint8) * 255
     side = min(h, w)
     small = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, small)
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, small), dtype=np.uint8)
     # Close over pips the colour of the table, then fill whatever holes are left.
     k = max(3, side // 120) | 1
-    mask = cv2.morphologyEx(
-        mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    mask = np.asarray(
+        cv2.morphologyEx(
+            mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        ),
+        dtype=np.uint8,
     )
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(mask)
@@ -77,7 +83,7 @@ def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return filled
 
 
-def _upright(rect: tuple[tuple[float, float], tuple[float, float], float]) -> Box:
+def _upright(rect: RotatedRect) -> Box:
     """The rectangle's corners ordered so that 0-1 and 2-3 are the short sides."""
     pts = cv2.boxPoints(rect).astype(np.float32)
     if np.linalg.norm(pts[0] - pts[1]) > np.linalg.norm(pts[1] - pts[2]):
@@ -86,7 +92,7 @@ def _upright(rect: tuple[tuple[float, float], tuple[float, float], float]) -> Bo
 
 
 def _shapes(
-    contours: Sequence[NDArray[np.int32]], h: int, w: int, min_area: float
+    contours: Sequence[Contour], h: int, w: int, min_area: float
 ) -> list[tuple[Box, float, float]]:
     """The solid shapes among outlines: upright box, aspect (long / short) and box area."""
     out = []
@@ -102,13 +108,13 @@ def _shapes(
     return out
 
 
-def outlines(mask: NDArray[np.uint8]) -> Sequence[NDArray[np.int32]]:
+def outlines(mask: NDArray[np.uint8]) -> Sequence[Contour]:
     """The outer outline of each shape of a mask."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return contours
 
 
-def edge_regions(img: NDArray[np.uint8]) -> Sequence[NDArray[np.int32]]:
+def edge_regions(img: NDArray[np.uint8]) -> Sequence[Contour]:
     """The outlines of the regions closed by strong edges (a tile on a busy cloth or a towel):
     each region's outer outline, so the pips and the dividing line inside it do not count."""
     grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.5)
@@ -203,9 +209,9 @@ def grid(img: NDArray[np.uint8], box: Box, crowded_only: bool = False) -> list[F
         return []
     scale = min(1.0, 600 / long)
     sw, lw = max(8, int(short * scale)), max(8, int(long * scale))
-    target = np.float32([[0, 0], [0, sw], [lw, sw], [lw, 0]])
-    matrix = cv2.getPerspectiveTransform(np.float32([a, b, c, d]), target)
-    flat = cv2.warpPerspective(img, matrix, (lw, sw))
+    target = np.asarray([[0, 0], [0, sw], [lw, sw], [lw, 0]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(np.asarray([a, b, c, d], dtype=np.float32), target)
+    flat = np.asarray(cv2.warpPerspective(img, matrix, (lw, sw)), dtype=np.uint8)
     grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
     pip, spots = _pip_diameter(flat)
     if crowded_only and not (pip and sw > 14 * pip):

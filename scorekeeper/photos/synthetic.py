@@ -122,6 +122,7 @@ def _tile_image(
     cv2.line(img, (margin, short), (width - margin, short), line, max(1, short // 28))
     # D6 and D9 pips are bigger; D15/D18 halves hold up to 18, so they are smaller.
     radius = short * (0.085 if set_max <= 9 else 0.06 if set_max <= 12 else 0.046)
+    pip: tuple[int, ...]
     for half, value in ((0, a), (1, b)):
         for x, y in pip_layout(value):
             if pips == "coloured":
@@ -218,9 +219,7 @@ def make_photo(seed: int, *, tiles: list[tuple[int, int]] | None = None, **force
     if tiles is None:
         count = rng.randint(1, 10 if set_max >= 9 else 7)
         deck = [(x, y) for x in range(set_max + 1) for y in range(x, set_max + 1)]
-        tiles = [
-            tuple(rng.sample(t, 2)) if rng.random() < 0.5 else t for t in rng.sample(deck, count)
-        ]  # type: ignore[misc]
+        tiles = [_swapped(rng, t) if rng.random() < 0.5 else t for t in rng.sample(deck, count)]
     width, height = rng.choice([(1600, 1200), (1200, 1600), (1600, 900), (1280, 960)])
     fill = rng.uniform(0.35, 0.75)
     short = int(min(width, height) * fill / max(3.0, math.sqrt(len(tiles)) * 2.2))
@@ -234,7 +233,7 @@ def make_photo(seed: int, *, tiles: list[tuple[int, int]] | None = None, **force
     for (a, b), (centre, angle) in zip(tiles, placed, strict=True):
         tile = _tile_image(rng, a, b, short, face, pips, set_max)
         h, w = tile.shape[:2]
-        matrix = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)
+        matrix = np.asarray(cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0), np.float64)
         matrix[:, 2] += (centre[0] - w / 2, centre[1] - h / 2)
         mask = np.full((h, w), 255, np.uint8)
         warped = cv2.warpAffine(tile, matrix, (width, height), flags=cv2.INTER_LINEAR)
@@ -252,6 +251,12 @@ def make_photo(seed: int, *, tiles: list[tuple[int, int]] | None = None, **force
     return Photo(buffer.tobytes(), list(tiles), corners, kind)
 
 
+def _swapped(rng: random.Random, tile: tuple[int, int]) -> tuple[int, int]:
+    """The tile's halves in a random order (drawn as `rng.sample` draws them)."""
+    first, second = rng.sample(tile, 2)
+    return first, second
+
+
 def _apply(matrix: NDArray[np.float64], point: Point) -> Point:
     x, y = point
     return (
@@ -266,20 +271,23 @@ def _camera(
     """Perspective, uneven light, glare, blur and noise, as a phone camera adds them."""
     h, w = img.shape[:2]
     tilt = rng.uniform(0, 0.12)
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32(
+    src = np.asarray([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    dst = np.asarray(
         [
             [w * tilt * rng.random(), h * tilt * rng.random()],
             [w - w * tilt * rng.random(), h * tilt * rng.random()],
             [w, h],
             [0, h],
-        ]
+        ],
+        dtype=np.float32,
     )
     homography = cv2.getPerspectiveTransform(src, dst)
-    img = cv2.warpPerspective(img, homography, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    img = np.asarray(
+        cv2.warpPerspective(img, homography, (w, h), borderMode=cv2.BORDER_REPLICATE), np.uint8
+    )
     moved = []
     for box in corners:
-        pts = cv2.perspectiveTransform(np.float32([box]), homography)[0]
+        pts = cv2.perspectiveTransform(np.asarray([box], dtype=np.float32), homography)[0]
         moved.append([(float(x), float(y)) for x, y in pts])
     out = img.astype(np.float32)
     # Light falling off across the table.
@@ -295,7 +303,7 @@ def _camera(
         out += (glare * rng.uniform(120, 220))[..., None]
     sigma = rng.uniform(0, 1.2) if quality != "blurred" else 9.0
     if sigma > 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), sigma)
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), sigma), dtype=np.float32)
     out += np.random.default_rng(rng.randrange(2**32)).normal(0, rng.uniform(1, 5), out.shape)
     return np.clip(out, 0, 255).astype(np.uint8), moved
 
