@@ -27,7 +27,7 @@ def pairs(tiles) -> list[tuple[int, int]]:
     ],
 )
 def test_a_drawn_hand_is_read_exactly(look):
-    photo = make_photo(3, tiles=HAND, arrangement="scattered", set_max="12", **look)
+    photo = make_photo(3, tiles=HAND, arrangement="scattered", set_max="12", look="plain", **look)
     reading = read_photo(photo.jpeg, set_max=12)
     assert pairs(t.pips for t in reading.tiles) == pairs(HAND)
     assert reading.total == 48
@@ -63,7 +63,7 @@ def test_a_dark_photo_is_said_to_be_dark():
 
 def test_a_png_reads_as_well_as_a_jpeg():
     photo = make_photo(3, tiles=HAND, arrangement="scattered", face="white", pips="black",
-                       table="dark wood", set_max="12")  # fmt: skip
+                       table="dark wood", set_max="12", look="plain")  # fmt: skip
     png = io.BytesIO()
     Image.open(io.BytesIO(photo.jpeg)).save(png, "PNG")
     assert read_photo(png.getvalue(), set_max=12).total == 48
@@ -82,3 +82,12 @@ def test_every_value_has_as_many_pips_as_it_says(value):
     points = pip_layout(value)
     assert len(points) == value
     assert len(set(points)) == value
+
+
+def test_the_drawn_photos_cover_the_hard_kinds_of_real_photo():
+    tags = {tag for seed in range(6) for tag in make_photo(seed).tags}
+    assert {"white on white", "pale pips", "glare in pips", "low resolution"} <= tags
+    assert {"coloured tiles", "touching grid"} <= tags
+    low = make_photo(0)
+    assert "low resolution" in low.tags
+    assert max(Image.open(io.BytesIO(low.jpeg)).size) <= 640
