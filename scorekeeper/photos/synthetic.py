@@ -137,6 +137,10 @@ def draw_look(seed: int) -> Look:
         grey_photo=rng.random() < 0.12,
         low_res=rng.choice([360, 480, 640]) if rng.random() < 0.15 else 0,
     )
+    if look.grey_photo:
+        # Pips are hollows: in a grey photo their shading is what still shows a yellow pip
+        # on a pink tile.
+        look.shaded_pips = True
     if look.highlights:
         look.tags.append("glare in pips")
     if look.low_res:
