@@ -122,6 +122,8 @@ class Look:
     highlights: bool = False
     grey_photo: bool = False
     low_res: int = 0  # the longest side of a low-resolution frame, 0 for a full photo
+    # Bigger pips on the halves that hold few (many double-12 sets): 1 to 6 big, 10 to 12 small.
+    sized_by_value: bool = False
     tags: list[str] = field(default_factory=list)
 
 
@@ -136,6 +138,7 @@ def draw_look(seed: int) -> Look:
         highlights=rng.random() < 0.35,
         grey_photo=rng.random() < 0.12,
         low_res=rng.choice([360, 480, 640]) if rng.random() < 0.15 else 0,
+        sized_by_value=rng.random() < 0.3,
     )
     if look.grey_photo:
         # Pips are hollows: in a grey photo their shading is what still shows a yellow pip
@@ -207,6 +210,10 @@ def _tile_image(
             pip = _pip_colour(rng, pips, value, colour, dark_face)
             centre = (x * width, half * short + y * short)
             r = size * rng.uniform(0.95, 1.05)
+            if look.sized_by_value and set_max >= 9:
+                r = short * (
+                    0.085 if value <= 6 else 0.07 if value <= 9 else 0.06 if value <= 12 else 0.046
+                )
             if look.shaded_pips:
                 # A hollow pip: its far rim darker, its near rim catching the light.
                 rim = tuple(int(v * 0.6) for v in pip)
