@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -19,6 +20,8 @@ MARGIN = 7
 FLOOR = 16.0
 # The face around a pixel: the median of this square (pips are much smaller).
 BACKGROUND = 31
+# A half with this many round pips is counted by their own size.
+OWN_PIPS = 3
 # A spot this round (4 pi area / perimeter^2) is a single pip.
 ROUND = 0.8
 # Pips run together part where the spot is narrower than this share of its widest.
@@ -137,6 +140,25 @@ def typical_pip(all_halves: list[Half]) -> float:
     if not areas:
         return 0.0
     return float(np.median(areas))
+
+
+def own_size(half: Half, other: Half, pip: float) -> float:
+    """The pip area to count a half with: its own pips' when it shows OWN_PIPS round ones
+    (many sets draw a twelve's pips smaller than a two's), else the tile's, else the photo's."""
+    for halves in ([half], [half, other]):
+        areas = list(_round(halves, pip))
+        if len(areas) >= OWN_PIPS:
+            own = float(np.median(areas))
+            return min(max(own, 0.25 * pip), 3.0 * pip)
+    return pip
+
+
+def _round(halves: list[Half], pip: float) -> Iterator[float]:
+    """The areas of the round spots of these halves that could be pips near area `pip`."""
+    for half in halves:
+        for spot in half.spots:
+            if spot.roundness > ROUND and 0.2 * pip <= spot.area <= 3.0 * pip:
+                yield spot.area
 
 
 def count(half: Half, pip: float) -> tuple[int, float]:
