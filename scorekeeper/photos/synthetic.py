@@ -301,7 +301,9 @@ def _place(
 
 def make_photo(seed: int, *, tiles: list[tuple[int, int]] | None = None, **force: str) -> Photo:
     """The synthetic photo number `seed`; `tiles` and `force` (face, pips, table, set_max,
-    arrangement) pin what a test needs, everything else is drawn from the seed."""
+    arrangement, quality, look) pin what a test needs, everything else is drawn from the seed.
+    The hard kinds (`draw_look`, white on white, grey pips, a grid) are drawn unless
+    look="plain"; a photo of pinned `tiles` is plain unless look="drawn"."""
     rng = random.Random(seed)
     set_max = int(force.get("set_max", rng.choice([6, 9, 12, 12, 12, 15, 18])))
     face = force.get(
@@ -317,16 +319,18 @@ def make_photo(seed: int, *, tiles: list[tuple[int, int]] | None = None, **force
     tables = [t for t in TABLES if abs(sum(TABLES[t]) - sum(TILE_FACES[face])) > 60]
     table = force.get("table", rng.choice(tables))
     arrangement = force.get("arrangement", rng.choice(["scattered", "scattered", "row"]))
-    look = draw_look(seed) if force.get("look") != "plain" else Look()
+    hard = force.get("look", "plain" if tiles is not None else "drawn") == "drawn"
+    look = draw_look(seed) if hard else Look()
     pick = random.Random(f"pick-{seed}")
-    if "table" not in force and face in ("white", "ivory") and pick.random() < 0.2:
+    if hard and "table" not in force and face in ("white", "ivory") and pick.random() < 0.2:
         table = pick.choice(["white cloth", "paper"])
+    if table in ("white cloth", "paper") and face in ("white", "ivory"):
         look.tags.append("white on white")
-    if "pips" not in force and face in ("white", "ivory") and pick.random() < 0.2:
+    if hard and "pips" not in force and face in ("white", "ivory") and pick.random() < 0.2:
         pips = "grey"
     if pips in ("grey", "pale"):
         look.tags.append("pale pips")
-    if "arrangement" not in force and pick.random() < 0.15:
+    if hard and "arrangement" not in force and pick.random() < 0.15:
         arrangement = "grid"
     if arrangement != "scattered":
         look.tags.append("touching " + arrangement)
