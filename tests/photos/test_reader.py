@@ -34,6 +34,23 @@ def test_a_drawn_hand_is_read_exactly(look):
     assert reading.advice == []
 
 
+@pytest.mark.parametrize(
+    "look",
+    [
+        {"face": "white", "pips": "black", "table": "dark wood"},
+        {"face": "white", "pips": "grey", "table": "green felt"},
+        {"face": "ivory", "pips": "coloured", "table": "white cloth"},
+    ],
+)
+def test_rounded_tiles_with_a_side_a_spinner_and_hollow_pips_are_read_exactly(look):
+    # Seed 3's look: rounded corners, the tile's side showing, a spinner on the dividing line
+    # and pips with a shaded rim; pale grey pips and ivory tiles on a white cloth too.
+    photo = make_photo(3, tiles=HAND, arrangement="scattered", set_max="12", look="drawn", **look)
+    reading = read_photo(photo.jpeg, set_max=12)
+    assert pairs(t.pips for t in reading.tiles) == pairs(HAND)
+    assert reading.total == 48
+
+
 def test_each_tile_comes_with_its_corners_in_the_photos_pixels():
     photo = make_photo(5, tiles=[(5, 2)], arrangement="scattered", face="white", pips="black")
     reading = read_photo(photo.jpeg, set_max=12)
