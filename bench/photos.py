@@ -39,8 +39,10 @@ DEV = Path(
         ROOT.parent / "shared" / "photos-dev",
     )
 )
-# Seeds of the synthetic test set: far from the seeds the unit tests use.
+# Seeds of the synthetic test set: far from the seeds the unit tests use, and apart from the
+# tuning set (seeds from 20,000: `--first 20000`) that the reader's thresholds were set on.
 SYNTHETIC_SEEDS = range(10_000, 10_000 + 120)
+TUNING_FIRST = 20_000
 
 
 def matched_halves(found: list[tuple[int, int]], truth: list[tuple[int, int]]) -> tuple[int, int]:
@@ -68,10 +70,14 @@ def _shared(x: tuple[int, int], y: tuple[int, int]) -> int:
     return n
 
 
-def measure(cases: list[tuple[str, str, bytes, list[tuple[int, int]], int]]) -> dict[str, object]:
-    """Read every case (name, kind, bytes, true tiles, set max); the figures per kind and all."""
+Case = tuple[str, str, bytes, list[tuple[int, int]], int, list[str]]
+
+
+def measure(cases: list[Case]) -> dict[str, object]:
+    """Read every case (name, kind, bytes, true tiles, set max, hard kinds); the figures per
+    kind, per hard kind (white on white, pale pips, ...) and all."""
     rows = []
-    for name, kind, data, truth, set_max in cases:
+    for name, kind, data, truth, set_max, tags in cases:
         start = time.process_time()
         reading = read_photo(data, set_max)
         seconds = time.process_time() - start
@@ -90,14 +96,17 @@ def measure(cases: list[tuple[str, str, bytes, list[tuple[int, int]], int]]) -> 
                 "compared": compared,
                 "seconds": seconds,
                 "advice": reading.advice,
+                "tags": tags,
             }
         )
+    tags = sorted({t for r in rows for t in r["tags"]})
     return {
         "all": _summary(rows),
         "kinds": {
             k: _summary([r for r in rows if r["kind"] == k])
             for k in sorted({r["kind"] for r in rows})
         },
+        "hard": {t: _summary([r for r in rows if t in r["tags"]]) for t in tags},
         "rows": rows,
     }
 
@@ -118,13 +127,13 @@ def _summary(rows: list[dict]) -> dict[str, float]:
     }
 
 
-def synthetic_cases(count: int) -> list:
+def synthetic_cases(count: int, first: int = SYNTHETIC_SEEDS[0]) -> list[Case]:
     cases = []
-    for seed in list(SYNTHETIC_SEEDS)[:count]:
+    for seed in range(first, first + count):
         photo = make_photo(seed)
         set_max = int(photo.kind.split()[0][1:])
         kind = photo.kind.split(",")[-1].strip() + " / " + photo.kind.split(",")[0].split()[1]
-        cases.append((f"synthetic-{seed}", kind, photo.jpeg, photo.tiles, set_max))
+        cases.append((f"synthetic-{seed}", kind, photo.jpeg, photo.tiles, set_max, photo.tags))
     return cases
 
 
@@ -136,7 +145,7 @@ def dev_cases() -> list:
         set_max = (
             12 if max(max(t) for t in tiles) > 9 else 9 if max(max(t) for t in tiles) > 6 else 6
         )
-        cases.append((name, name.split("__")[0], (DEV / name).read_bytes(), tiles, set_max))
+        cases.append((name, name.split("__")[0], (DEV / name).read_bytes(), tiles, set_max, []))
     return cases
 
 
@@ -146,7 +155,8 @@ def table(title: str, result: dict, *, rows: bool) -> None:
         f"{'kind':42} {'photos':>6} {'exact':>6} {'±2':>6} {'halves':>7} {'found':>6}"
         f" {'s/photo':>8}"
     )
-    items = list(result["kinds"].items()) + [("ALL", result["all"])]
+    hard = [(f"hard: {k}", s) for k, s in result["hard"].items()]
+    items = list(result["kinds"].items()) + hard + [("ALL", result["all"])]
     for kind, s in items:
         print(
             f"{kind[:42]:42} {s['photos']:>6} {s['exact']:>6.0%} {s['within_2']:>6.0%} "
@@ -165,13 +175,19 @@ def main() -> None:
     parser.add_argument(
         "--synthetic", type=int, default=len(SYNTHETIC_SEEDS), help="photos to draw"
     )
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=SYNTHETIC_SEEDS[0],
+        help=f"first seed (the test set; {TUNING_FIRST} for the tuning set)",
+    )
     parser.add_argument("--rows", action="store_true", help="print every photo")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     args = parser.parse_args()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     out = {}
     if args.synthetic:
-        out["synthetic"] = measure(synthetic_cases(args.synthetic))
+        out["synthetic"] = measure(synthetic_cases(args.synthetic, args.first))
         table(
             "Synthetic photos (drawn by scorekeeper/photos/synthetic.py)",
             out["synthetic"],

@@ -69,8 +69,8 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     pip = pips.typical_pip([half for pair in read for half in pair])
     tiles: list[Tile] = []
     for f, (top, bottom) in zip(found, read, strict=True):
-        a, sure_a = pips.count(top, pip)
-        b, sure_b = pips.count(bottom, pip)
+        a, sure_a = pips.count(top, pips.own_size(top, bottom, pip))
+        b, sure_b = pips.count(bottom, pips.own_size(bottom, top, pip))
         confidence = min(sure_a, sure_b) * (0.85 if f.split else 1.0)
         if a > set_max or b > set_max:
             a, b, confidence = min(a, set_max), min(b, set_max), 0.2

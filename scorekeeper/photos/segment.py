@@ -19,6 +19,12 @@ Contour = MatLike
 SINGLE_ASPECT = (1.45, 2.7)
 # A shape filling less of its rotated box than this is not a tile (glare, a hand, a cup).
 MIN_FILL = 0.8
+# A shape filling between this and MIN_FILL may be touching tiles that make no full grid.
+PART_FILL = 0.45
+# A cell of such a shape is a tile when this much of it is not table, and its dividing line
+# stands out this much more than the face's rows do.
+COVERED = 0.85
+DIVIDED = 3.0
 
 
 @dataclass
@@ -92,9 +98,10 @@ def _upright(rect: RotatedRect) -> Box:
 
 
 def _shapes(
-    contours: Sequence[Contour], h: int, w: int, min_area: float
+    contours: Sequence[Contour], h: int, w: int, min_area: float, fill: float = 0.0
 ) -> list[tuple[Box, float, float]]:
-    """The solid shapes among outlines: upright box, aspect (long / short) and box area."""
+    """The solid shapes among outlines (or with `fill`, the shapes filling from that much to
+    less than MIN_FILL of their box): upright box, aspect (long / short) and box area."""
     out = []
     for contour in contours:
         area = cv2.contourArea(contour)
@@ -102,7 +109,10 @@ def _shapes(
             continue
         rect = cv2.minAreaRect(contour)
         (rw, rh) = rect[1]
-        if rw * rh <= 0 or area / (rw * rh) < MIN_FILL:
+        if rw * rh <= 0:
+            continue
+        solid = area / (rw * rh) >= MIN_FILL
+        if (not fill and not solid) or (fill and (solid or area / (rw * rh) < fill)):
             continue
         out.append((_upright(rect), max(rw, rh) / min(rw, rh), rw * rh))
     return out
@@ -138,7 +148,9 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
     min_area = (min(h, w) * 0.035) ** 2
     candidates: list[tuple[float, Found]] = []
     squares: list[Box] = []
-    for source, contours in enumerate((outlines(foreground(img)), edge_regions(img))):
+    table_mask = foreground(img)
+    sources = (outlines(table_mask), edge_regions(img))
+    for source, contours in enumerate(sources):
         for box, aspect, _area in _shapes(contours, h, w, min_area):
             if SINGLE_ASPECT[0] <= aspect <= SINGLE_ASPECT[1]:
                 # Four tiles side by side make a 2:1 box too: their pips give them away.
@@ -153,6 +165,11 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
             elif aspect < 1.3:
                 squares.append(box)
     candidates.extend((0.4, Found(box)) for box in _pairs(squares))
+    # Touching tiles that make no full grid (an L, a cross, a row with one tile out of line):
+    # the grid of their box, keeping the cells that are tile, not table.
+    for box, _aspect, _area in _shapes(sources[0], h, w, min_area * 4, PART_FILL):
+        cells = [c for c in grid(img, box) if _covered(table_mask, c) and _divided(img, c.box)]
+        candidates.extend((0.6, cell) for cell in cells)
     # The same tile seen by both masks: keep the better-shaped one.
     kept: list[Found] = []
     areas: list[float] = []
@@ -170,6 +187,25 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
         typical = float(np.median(areas))
         kept = [k for k, a in zip(kept, areas, strict=True) if a > 0.3 * typical]
     return kept
+
+
+def _covered(mask: NDArray[np.uint8], found: Found) -> bool:
+    """Whether the cell lies on what is not table for at least COVERED of its area."""
+    cell = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(cell, found.box.astype(np.int32), 1)
+    inside = int(cell.sum())
+    return inside > 0 and int(np.count_nonzero(mask[cell > 0])) >= COVERED * inside
+
+
+def _divided(img: NDArray[np.uint8], box: Box) -> bool:
+    """Whether the region in `box` has a line across its middle, as a tile has."""
+    target = np.asarray([[0, 0], [32, 0], [32, 64], [0, 64]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(box.astype(np.float32), target)
+    flat = np.asarray(cv2.warpPerspective(img, matrix, (32, 64)), dtype=np.uint8)
+    grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)[4:60, 8:24]
+    rows = np.abs(grey - float(np.median(grey))).mean(axis=1)
+    middle = float(rows[24:32].max())
+    return middle > DIVIDED * max(1.0, float(np.median(rows)))
 
 
 def _pairs(squares: list[Box]) -> list[Box]:

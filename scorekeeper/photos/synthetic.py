@@ -37,6 +37,7 @@ TABLES: dict[str, tuple[int, int, int]] = {
     "white cloth": (225, 228, 230),
     "grey": (140, 140, 140),
     "yellow towel": (60, 200, 230),
+    "paper": (238, 240, 242),
 }
 # The pip colour of each value in a coloured-pip double-12 set (0 has no pips).
 NUMBER_COLOURS: tuple[tuple[int, int, int], ...] = (
@@ -98,58 +99,158 @@ class Photo:
     tiles: list[tuple[int, int]]
     corners: list[list[Point]] = field(default_factory=list)
     kind: str = ""
+    # The hard kinds of photo this one is (see Look): "white on white", "pale pips", ...
+    tags: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
         return sum(a + b for a, b in self.tiles)
 
 
+@dataclass
+class Look:
+    """What makes real photos hard, drawn for each photo apart from its tiles and table (its own
+    random stream, so a test that pins the face, pips or table keeps the rest of its photo):
+    rounded tiles with a visible side, a metal spinner on the dividing line, shaded pips with a
+    highlight (glare inside pips), pale grey pips, a grey or low-resolution photo, tiles
+    touching in a grid, white tiles on white cloth or paper."""
+
+    corner: float = 0.0  # corner radius, a share of the tile's width
+    side: float = 0.0  # the tile's thickness seen in the photo, a share of its width
+    spinner: bool = False
+    shaded_pips: bool = False
+    highlights: bool = False
+    grey_photo: bool = False
+    low_res: int = 0  # the longest side of a low-resolution frame, 0 for a full photo
+    # Bigger pips on the halves that hold few (many double-12 sets): 1 to 6 big, 10 to 12 small.
+    sized_by_value: bool = False
+    tags: list[str] = field(default_factory=list)
+
+
+def draw_look(seed: int) -> Look:
+    """The look of photo `seed`."""
+    rng = random.Random(f"look-{seed}")
+    look = Look(
+        corner=rng.choice([0.0, 0.06, 0.12]),
+        side=rng.choice([0.0, 0.0, 0.05, 0.1]),
+        spinner=rng.random() < 0.15,
+        shaded_pips=rng.random() < 0.5,
+        highlights=rng.random() < 0.35,
+        grey_photo=rng.random() < 0.12,
+        low_res=rng.choice([360, 480, 640]) if rng.random() < 0.15 else 0,
+        sized_by_value=rng.random() < 0.3,
+    )
+    if look.grey_photo:
+        # Pips are hollows: in a grey photo their shading is what still shows a yellow pip
+        # on a pink tile.
+        look.shaded_pips = True
+    if look.highlights:
+        look.tags.append("glare in pips")
+    if look.low_res:
+        look.tags.append("low resolution")
+    return look
+
+
+def _pip_colour(
+    rng: random.Random, pips: str, value: int, colour: NDArray[np.float32], dark_face: bool
+) -> tuple[int, ...]:
+    if pips == "coloured":
+        return NUMBER_COLOURS[value]
+    if pips == "pale":
+        return tuple(int(v * 0.72) for v in colour)
+    if pips == "grey":
+        return tuple(int(v) for v in colour * 0.78)
+    if pips == "white" or dark_face:
+        return (235, 235, 235)
+    if pips == "yellow":
+        return (40, 210, 235)
+    return (25, 25, 25)
+
+
 def _tile_image(
-    rng: random.Random, a: int, b: int, short: int, face: str, pips: str, set_max: int
-) -> Image:
-    """One upright tile (value a on top), `short` pixels wide and twice as tall."""
+    rng: random.Random,
+    a: int,
+    b: int,
+    short: int,
+    face: str,
+    pips: str,
+    set_max: int,
+    look: Look | None = None,
+) -> tuple[Image, NDArray[np.uint8]]:
+    """One upright tile (value a on top), `short` pixels wide and twice as tall (plus its side,
+    seen below and to the right), and the mask of where it is."""
+    look = look or Look()
     height, width = 2 * short, short
+    side = int(round(look.side * short))
     colour = np.array(TILE_FACES[face], dtype=np.float32)
     colour = np.clip(colour + rng.uniform(-12, 12), 0, 255)
-    img = np.empty((height, width, 3), np.uint8)
-    img[:] = colour.astype(np.uint8)
+    img = np.empty((height + side, width + side, 3), np.uint8)
+    img[:] = (colour * 0.62).astype(np.uint8)
+    mask = np.zeros((height + side, width + side), np.uint8)
+    radius = int(look.corner * short)
+    # The face, and its side (darker) as the tile's outline pushed down and to the right.
+    for k in range(side + 1):
+        _rounded(mask, k, k, width - 1 + k, height - 1 + k, radius, 255)
+    _rounded(img, 0, 0, width - 1, height - 1, radius, tuple(int(v) for v in colour))
     # A darker bevel along the edge, as real tiles show one.
     edge = tuple(int(v * 0.72) for v in colour)
-    cv2.rectangle(img, (0, 0), (width - 1, height - 1), edge, max(1, short // 30))
+    if radius < 2:
+        cv2.rectangle(img, (0, 0), (width - 1, height - 1), edge, max(1, short // 30))
     dark_face = face == "black"
     line = (200, 200, 200) if dark_face else tuple(int(v * 0.55) for v in colour)
     margin = short // 8
     cv2.line(img, (margin, short), (width - margin, short), line, max(1, short // 28))
+    if look.spinner:
+        metal = rng.choice([(60, 160, 200), (190, 190, 190)])
+        cv2.circle(img, (width // 2, short), max(2, int(short * 0.07)), metal, -1, cv2.LINE_AA)
     # D6 and D9 pips are bigger; D15/D18 halves hold up to 18, so they are smaller.
-    radius = short * (0.085 if set_max <= 9 else 0.06 if set_max <= 12 else 0.046)
-    pip: tuple[int, ...]
+    size = short * (0.085 if set_max <= 9 else 0.06 if set_max <= 12 else 0.046)
     for half, value in ((0, a), (1, b)):
         for x, y in pip_layout(value):
-            if pips == "coloured":
-                pip = NUMBER_COLOURS[value]
-            elif pips == "pale":
-                pip = tuple(int(v * 0.72) for v in colour)
-            elif pips == "white" or dark_face:
-                pip = (235, 235, 235)
-            elif pips == "yellow":
-                pip = (40, 210, 235)
-            else:
-                pip = (25, 25, 25)
+            pip = _pip_colour(rng, pips, value, colour, dark_face)
             centre = (x * width, half * short + y * short)
-            r = radius * rng.uniform(0.95, 1.05)
-            cv2.circle(
-                img,
-                (int(centre[0] * 16), int(centre[1] * 16)),
-                int(r * 16),
-                pip,
-                -1,
-                cv2.LINE_AA,
-                4,
-            )
-            if pips == "raised":
-                hi_pt = (int((centre[0] - r / 3) * 16), int((centre[1] - r / 3) * 16))
-                cv2.circle(img, hi_pt, int(r * 5), (230, 230, 230), -1, cv2.LINE_AA, 4)
-    return img
+            r = size * rng.uniform(0.95, 1.05)
+            if look.sized_by_value and set_max >= 9:
+                r = short * (
+                    0.085 if value <= 6 else 0.07 if value <= 9 else 0.06 if value <= 12 else 0.046
+                )
+            if look.shaded_pips:
+                # A hollow pip: its far rim darker, its near rim catching the light.
+                rim = tuple(int(v * 0.6) for v in pip)
+                _disc(img, centre, r, rim)
+                _disc(img, (centre[0] + r * 0.15, centre[1] + r * 0.15), r * 0.8, pip)
+            else:
+                _disc(img, centre, r, pip)
+            if pips == "raised" or look.highlights:
+                hi_pt = (centre[0] - r / 3, centre[1] - r / 3)
+                _disc(img, hi_pt, r * (5 / 16 if pips == "raised" else 0.28), (235, 235, 235))
+    return img, mask
+
+
+def _disc(img: Image, centre: Point, r: float, colour: tuple[int, ...]) -> None:
+    """A filled, antialiased circle at sub-pixel precision."""
+    x, y = int(centre[0] * 16), int(centre[1] * 16)
+    cv2.circle(img, (x, y), int(r * 16), colour, -1, cv2.LINE_AA, 4)
+
+
+def _rounded(
+    img: NDArray[np.uint8],
+    x0: int,
+    y0: int,
+    x1: int,
+    y1: int,
+    r: int,
+    colour: int | tuple[int, ...],
+) -> None:
+    """A filled rectangle with corners rounded to radius `r`."""
+    fill = colour if isinstance(colour, tuple) else (colour,)
+    if r < 2:
+        cv2.rectangle(img, (x0, y0), (x1, y1), fill, -1)
+        return
+    cv2.rectangle(img, (x0 + r, y0), (x1 - r, y1), fill, -1)
+    cv2.rectangle(img, (x0, y0 + r), (x1, y1 - r), fill, -1)
+    for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
+        cv2.circle(img, (cx, cy), r, fill, -1, cv2.LINE_AA)
 
 
 def _table(rng: random.Random, width: int, height: int, table: str) -> Image:
@@ -200,7 +301,9 @@ def _place(
 
 def make_photo(seed: int, *, tiles: list[tuple[int, int]] | None = None, **force: str) -> Photo:
     """The synthetic photo number `seed`; `tiles` and `force` (face, pips, table, set_max,
-    arrangement) pin what a test needs, everything else is drawn from the seed."""
+    arrangement, quality, look) pin what a test needs, everything else is drawn from the seed.
+    The hard kinds (`draw_look`, white on white, grey pips, a grid) are drawn unless
+    look="plain"; a photo of pinned `tiles` is plain unless look="drawn"."""
     rng = random.Random(seed)
     set_max = int(force.get("set_max", rng.choice([6, 9, 12, 12, 12, 15, 18])))
     face = force.get(
@@ -216,26 +319,52 @@ def make_photo(seed: int, *, tiles: list[tuple[int, int]] | None = None, **force
     tables = [t for t in TABLES if abs(sum(TABLES[t]) - sum(TILE_FACES[face])) > 60]
     table = force.get("table", rng.choice(tables))
     arrangement = force.get("arrangement", rng.choice(["scattered", "scattered", "row"]))
+    hard = force.get("look", "plain" if tiles is not None else "drawn") == "drawn"
+    look = draw_look(seed) if hard else Look()
+    pick = random.Random(f"pick-{seed}")
+    if hard and "table" not in force and face in ("white", "ivory") and pick.random() < 0.2:
+        table = pick.choice(["white cloth", "paper"])
+    if table in ("white cloth", "paper") and face in ("white", "ivory"):
+        look.tags.append("white on white")
+    if hard and "pips" not in force and face in ("white", "ivory") and pick.random() < 0.2:
+        pips = "grey"
+    if pips in ("grey", "pale"):
+        look.tags.append("pale pips")
+    if hard and "arrangement" not in force and pick.random() < 0.15:
+        arrangement = "grid"
+    if arrangement != "scattered":
+        look.tags.append("touching " + arrangement)
+    if face not in ("white", "ivory"):
+        look.tags.append("coloured tiles")
     if tiles is None:
         count = rng.randint(1, 10 if set_max >= 9 else 7)
         deck = [(x, y) for x in range(set_max + 1) for y in range(x, set_max + 1)]
         tiles = [_swapped(rng, t) if rng.random() < 0.5 else t for t in rng.sample(deck, count)]
+        if look.low_res:
+            # A webcam frame of a tile or three, as a frame that small can show.
+            tiles = tiles[:3]
     width, height = rng.choice([(1600, 1200), (1200, 1600), (1600, 900), (1280, 960)])
     fill = rng.uniform(0.35, 0.75)
     short = int(min(width, height) * fill / max(3.0, math.sqrt(len(tiles)) * 2.2))
     if arrangement == "row":
         short = int(min(short * 1.2, width * 0.85 / len(tiles)))
+    columns = math.ceil(math.sqrt(len(tiles) * 2))
+    if arrangement == "grid":
+        rows = math.ceil(len(tiles) / columns)
+        short = int(min(short * 1.2, width * 0.85 / columns, height * 0.8 / (2 * rows)))
     short = max(short, 40)
     canvas = _table(rng, width, height, table)
-    placed = _place(rng, len(tiles), short, width, height, arrangement == "row")
+    if arrangement == "grid":
+        placed = _grid(pick, len(tiles), columns, short, width, height)
+    else:
+        placed = _place(rng, len(tiles), short, width, height, arrangement == "row")
     tiles = tiles[: len(placed)]
     corners: list[list[Point]] = []
     for (a, b), (centre, angle) in zip(tiles, placed, strict=True):
-        tile = _tile_image(rng, a, b, short, face, pips, set_max)
-        h, w = tile.shape[:2]
+        tile, mask = _tile_image(rng, a, b, short, face, pips, set_max, look)
+        h, w = 2 * short, short
         matrix = np.asarray(cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0), np.float64)
         matrix[:, 2] += (centre[0] - w / 2, centre[1] - h / 2)
-        mask = np.full((h, w), 255, np.uint8)
         warped = cv2.warpAffine(tile, matrix, (width, height), flags=cv2.INTER_LINEAR)
         alpha = cv2.warpAffine(mask, matrix, (width, height)).astype(np.float32)[..., None] / 255
         # A soft shadow first, then the tile.
@@ -245,10 +374,44 @@ def make_photo(seed: int, *, tiles: list[tuple[int, int]] | None = None, **force
         box = [(0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h))]
         corners.append([_apply(matrix, p) for p in box])
     canvas, corners = _camera(rng, canvas, corners, force.get("quality", ""))
+    canvas, corners = _frame(canvas, corners, look)
     ok, buffer = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(70, 92)])
     assert ok
     kind = f"D{set_max} {face} tiles, {pips} pips, {table} table, {arrangement}"
-    return Photo(buffer.tobytes(), list(tiles), corners, kind)
+    return Photo(buffer.tobytes(), list(tiles), corners, kind, look.tags)
+
+
+def _grid(
+    rng: random.Random, count: int, columns: int, short: int, width: int, height: int
+) -> list[tuple[Point, float]]:
+    """Centres and angle of `count` upright tiles laid touching in rows of `columns`."""
+    gap = rng.choice([0, 1, 3])
+    angle = rng.uniform(-10, 10)
+    rows = math.ceil(count / columns)
+    rad = math.radians(angle)
+    out = []
+    for i in range(count):
+        col, row = i % columns, i // columns
+        dx = (col - (columns - 1) / 2) * (short + gap)
+        dy = (row - (rows - 1) / 2) * (2 * short + gap)
+        x = width / 2 + dx * math.cos(rad) - dy * math.sin(rad)
+        y = height / 2 + dx * math.sin(rad) + dy * math.cos(rad)
+        out.append(((x, y), angle))
+    return out
+
+
+def _frame(img: Image, corners: list[list[Point]], look: Look) -> tuple[Image, list[list[Point]]]:
+    """A grey photo, or a low-resolution frame (the corners scaled with it)."""
+    if look.grey_photo:
+        grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        img = np.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), np.uint8)
+    if look.low_res:
+        h, w = img.shape[:2]
+        scale = look.low_res / max(h, w)
+        size = (round(w * scale), round(h * scale))
+        img = np.asarray(cv2.resize(img, size, interpolation=cv2.INTER_AREA), np.uint8)
+        corners = [[(x * scale, y * scale) for x, y in box] for box in corners]
+    return img, corners
 
 
 def _swapped(rng: random.Random, tile: tuple[int, int]) -> tuple[int, int]:

@@ -10,7 +10,8 @@ from scorekeeper.photos.synthetic import empty_table, make_photo
 def test_each_photo_gets_a_json_line(runner, tmp_path):
     hand = tmp_path / "hand.jpg"
     hand.write_bytes(make_photo(3, tiles=[(6, 4), (12, 0)], arrangement="scattered",
-                                face="white", pips="black", table="dark wood").jpeg)  # fmt: skip
+                                face="white", pips="black", table="dark wood",
+                                look="plain").jpeg)  # fmt: skip
     table = tmp_path / "table.jpg"
     table.write_bytes(empty_table(1))
     notes = tmp_path / "notes.txt"

@@ -27,11 +27,28 @@ def pairs(tiles) -> list[tuple[int, int]]:
     ],
 )
 def test_a_drawn_hand_is_read_exactly(look):
-    photo = make_photo(3, tiles=HAND, arrangement="scattered", set_max="12", **look)
+    photo = make_photo(3, tiles=HAND, arrangement="scattered", set_max="12", look="plain", **look)
     reading = read_photo(photo.jpeg, set_max=12)
     assert pairs(t.pips for t in reading.tiles) == pairs(HAND)
     assert reading.total == 48
     assert reading.advice == []
+
+
+@pytest.mark.parametrize(
+    "look",
+    [
+        {"face": "white", "pips": "black", "table": "dark wood"},
+        {"face": "white", "pips": "grey", "table": "green felt"},
+        {"face": "ivory", "pips": "coloured", "table": "white cloth"},
+    ],
+)
+def test_rounded_tiles_with_a_side_a_spinner_and_hollow_pips_are_read_exactly(look):
+    # Seed 3's look: rounded corners, the tile's side showing, a spinner on the dividing line
+    # and pips with a shaded rim; pale grey pips and ivory tiles on a white cloth too.
+    photo = make_photo(3, tiles=HAND, arrangement="scattered", set_max="12", look="drawn", **look)
+    reading = read_photo(photo.jpeg, set_max=12)
+    assert pairs(t.pips for t in reading.tiles) == pairs(HAND)
+    assert reading.total == 48
 
 
 def test_each_tile_comes_with_its_corners_in_the_photos_pixels():
@@ -63,7 +80,7 @@ def test_a_dark_photo_is_said_to_be_dark():
 
 def test_a_png_reads_as_well_as_a_jpeg():
     photo = make_photo(3, tiles=HAND, arrangement="scattered", face="white", pips="black",
-                       table="dark wood", set_max="12")  # fmt: skip
+                       table="dark wood", set_max="12", look="plain")  # fmt: skip
     png = io.BytesIO()
     Image.open(io.BytesIO(photo.jpeg)).save(png, "PNG")
     assert read_photo(png.getvalue(), set_max=12).total == 48
@@ -82,3 +99,12 @@ def test_every_value_has_as_many_pips_as_it_says(value):
     points = pip_layout(value)
     assert len(points) == value
     assert len(set(points)) == value
+
+
+def test_the_drawn_photos_cover_the_hard_kinds_of_real_photo():
+    tags = {tag for seed in range(6) for tag in make_photo(seed).tags}
+    assert {"white on white", "pale pips", "glare in pips", "low resolution"} <= tags
+    assert {"coloured tiles", "touching grid"} <= tags
+    low = make_photo(0)
+    assert "low resolution" in low.tags
+    assert max(Image.open(io.BytesIO(low.jpeg)).size) <= 640
