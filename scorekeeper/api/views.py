@@ -400,7 +400,22 @@ def game(game_id: int) -> Response:
     """The game's players, options, rounds and standings (view or edit token; club: viewer)."""
     found = _game_keys_for(game_id)
     etag = etag_for(etag_of(found.id, found.version), language=False)
-    return conditional(etag, lambda: _with_game(serialise.game(found), found, etag=etag))
+    return conditional(etag, lambda: _kept_game(found, etag))
+
+
+def _kept_game(found: Any, etag: str) -> Response:
+    """The game's JSON (GET), written once per version and kept with its snapshot under the
+    answer's ETag (every phone and client reading one version gets the same bytes)."""
+    snapshot = game_service.snapshot_of(found)
+    if snapshot.version != found.version:  # the keys were read before a newer commit
+        return _with_game(serialise.game(found), found, etag=etag)
+
+    def write() -> str:
+        return json_response(serialise.game(found)).get_data(as_text=True)
+
+    body = game_service.kept_part(snapshot, etag_for(etag, language=False, part="api"), write)
+    mimetype = current_app.json.mimetype  # type: ignore[attr-defined]
+    return tagged(current_app.response_class(body, mimetype=mimetype), etag)
 
 
 @bp.get(f"/games/{GAME}/rounds/{ROUND}")
