@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import current_app
 from sqlalchemy import Connection, Row, bindparam, select
@@ -38,9 +38,12 @@ TRIES = 3
 # The latest history lines a snapshot holds (the game page shows them; every change to a game,
 # its history lines included, moves its version).
 LATEST_CHANGES = 10
-# Rendered parts of kept versions' pages (sheet, standings and charts: 10-40 kB of HTML each),
-# by the part's ETag: every phone watching a game, and each reload of its page, gets the same.
-PARTS = 64
+# Rendered parts of kept versions' pages (sheet, standings and charts: 10-40 kB of HTML each; a
+# round sheet's hands up to ~150 kB), each with its gzip blocks beside it, by the part's ETag:
+# every phone watching a game, and each reload of its page, gets the same.
+PARTS = 128
+# What a kept part is: its text, or what is made of it once (compression.py's blocks).
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -257,13 +260,13 @@ def _version(connection: Connection, game_id: int) -> int | None:
     return connection.execute(_VERSION, {"game_id": game_id}).scalar_one_or_none()
 
 
-def kept_part(snapshot: Snapshot, etag: str, render: Callable[[], str]) -> str:
+def kept_part(snapshot: Snapshot, etag: str, render: Callable[[], K]) -> K:
     """A part of this version's pages as `render` makes it, kept while the version is: under
     `etag`, the part's ETag (etags.py), which names the version and all the part shows (its
     language, the reader's access). A snapshot not kept (read across a commit) keeps none."""
     if not snapshot.kept:
         return render()
-    parts: Lru[str] = current_app.extensions.setdefault("scorekeeper_parts", Lru(PARTS))
+    parts: Lru[Any] = current_app.extensions.setdefault("scorekeeper_parts", Lru(PARTS))
     key = (snapshot.id, snapshot.version, etag)
     found = parts.get(key)
     if found is None:
