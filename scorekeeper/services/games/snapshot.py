@@ -133,7 +133,7 @@ def snapshot_of(game: Any) -> Snapshot:
         # Its row, if the session already read it, spares a query; if the game moved on since,
         # it is read again with the rest.
         connection = db.session.connection()
-        if isinstance(game, Game):
+        if _whole_row(game):
             snapshot = _read_and_keep(connection, game.id, cache, game)
             if snapshot.kept:
                 return snapshot
@@ -145,6 +145,11 @@ def snapshot_of(game: Any) -> Snapshot:
                 return snapshot
             connection.rollback()
         return _read_and_keep(connection, game.id, cache)
+
+
+def _whole_row(game: Any) -> bool:
+    """`game` holds every column of its row: its object, or the game page's plain row."""
+    return isinstance(game, Game) or (isinstance(game, Row) and _COLUMNS <= set(game._fields))
 
 
 def _read_and_keep(
@@ -285,6 +290,7 @@ _games, _seats = Game.__table__.c, Player.__table__.c
 _rounds, _hands, _penalties = Round.__table__.c, Hand.__table__.c, Penalty.__table__.c
 _changes = Change.__table__.c
 _GAME = select(Game.__table__).where(_games.id == bindparam("game_id"))
+_COLUMNS = frozenset(_games.keys())
 _VERSION = select(_games.version).where(_games.id == bindparam("game_id"))
 _SEATS = (
     select(_seats.seat, _seats.name, _seats.team, _seats.left_after)
