@@ -6,9 +6,9 @@ The ETag is the views' own (`etags.etag_text`, what `etag_for` makes in `games/v
 `live` and `_share_page`): the game's version, the part, the reader's access and language.
 Whatever this layer cannot decide exactly as the views do goes on to Flask, which answers the
 same request the same way: a reader signed in (their account's language) or with a session this
-layer cannot read, a club game (its roles), a phone without a valid device cookie or right to
-the game, a query string, a cookie with a NUL byte, an ETag that no longer matches (the new
-part is rendered there)."""
+layer cannot read, a database that does not answer (the view's 503), a club game (its roles),
+a phone without a valid device cookie or right to the game, a query string, a cookie with a NUL
+byte, an ETag that no longer matches (the new part is rendered there)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from typing import Any
 from babel import Locale
 from flask import Flask
 from itsdangerous import BadSignature
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie, quote_etag
 
@@ -69,13 +70,16 @@ class Poller:
         device = cookies.get(devices.COOKIE, "")
         if game is not None and not devices.valid(device):
             return None  # the view would make this phone a device token first
-        with self.app.app_context():
-            if share is not None:
-                ref, right = game_service.game_ref(view_token=share.group(1))
-                shown: dict[str, object] = {"part": "share-live"}
-            elif game is not None:
-                ref, right = game_service.game_ref(device=device, game_id=int(game.group(1)))
-                shown = {"part": "game", "access": right}
+        try:
+            with self.app.app_context():
+                if share is not None:
+                    ref, right = game_service.game_ref(view_token=share.group(1))
+                    shown: dict[str, object] = {"part": "share-live"}
+                elif game is not None:
+                    ref, right = game_service.game_ref(device=device, game_id=int(game.group(1)))
+                    shown = {"part": "game", "access": right}
+        except SQLAlchemyError:
+            return None  # the database busy or away: the view answers it (503, logged)
         if ref is None or ref.club_id is not None or (game is not None and right is None):
             return None
         shown["language"] = self._language(cookies, environ.get("HTTP_ACCEPT_LANGUAGE"))

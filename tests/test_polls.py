@@ -4,10 +4,13 @@ right) still gets the new part, and a reader this layer cannot judge goes on to 
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, User
 from scorekeeper.services import accounts as account_service
@@ -132,3 +135,28 @@ def test_a_club_game_and_a_bad_token_go_on_to_the_view(app, client, reached):
     reached.clear()
     assert client.get("/s/no-such-token/live", headers={"If-None-Match": '"x"'}).status_code == 404
     assert reached == ["/s/no-such-token/live"]
+
+
+def test_a_poll_while_the_database_is_busy_gets_the_views_503(
+    app_config, migrated_database, tmp_path
+):
+    path = tmp_path / "busy.sqlite"
+    shutil.copyfile(migrated_database, path)
+    busy = create_app(
+        {
+            **app_config,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+            "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 1, "max_overflow": 0, "pool_timeout": 0.2},
+        }
+    )
+    client = busy.test_client()
+    game_id, token = _game(busy, client)
+    etag = client.get(f"/s/{token}/live").headers["ETag"]
+    with busy.app_context():
+        held = db.engine.connect()  # the pool's only connection
+        try:
+            answer = client.get(f"/s/{token}/live", headers={"If-None-Match": etag})
+        finally:
+            held.close()
+        db.engine.dispose()
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
