@@ -96,7 +96,7 @@ def register_extensions(app: Flask) -> None:
     # A name for one rendering of a page's messages (a cached copy shown again has the same).
     app.jinja_env.globals["once_id"] = functools.partial(secrets.token_urlsafe, 9)
     # Unchanged live polls, then (outermost) a load balancer's probe: answered before Flask.
-    app.wsgi_app = polls.answer_polls(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = polls.answer_polls(app, app.wsgi_app)  # type: ignore[method-assign, assignment]
     app.wsgi_app = health.answer_probes(app.wsgi_app)  # type: ignore[method-assign, assignment]
 
 
