@@ -56,6 +56,8 @@ HEADS = 64
 # deflate stream (a kept part's blocks).
 GZIP_BITS = 31
 RAW_BITS = -15
+# A gzip member's header (no name, no time; "unknown" system), before raw deflate blocks.
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 # A part is looked for by its first bytes, then compared whole.
 PROBE = 64
 # A kept part's text and its own deflate blocks (`segment`), got when the page is compressed.
@@ -108,10 +110,14 @@ def compress(response: Response) -> Response:
 def gzipped(data: bytes, parts: list[Part] | None = None) -> bytes:
     """`data` as one gzip stream; a page's opening (its head up to its stylesheets) is
     compressed once and the rest goes on from there, copying in the blocks of the kept `parts`
-    it carries."""
+    it carries (an answer that is a kept part, a poll's or the API's, is its blocks)."""
     cut = opening_length(data)
     if not cut:
-        return gzip.compress(data, LEVEL, mtime=0)
+        spliced = _spliced(data, 0, parts or [])
+        if not spliced:
+            return gzip.compress(data, LEVEL, mtime=0)
+        raw = zlib.compressobj(LEVEL, zlib.DEFLATED, RAW_BITS)
+        return _joined(data, 0, GZIP_HEADER, raw, spliced)
     opening = data[:cut]
     found = _openings.get(opening)
     if found is None:
@@ -124,9 +130,16 @@ def gzipped(data: bytes, parts: list[Part] | None = None) -> bytes:
     spliced = _spliced(data, cut, parts or [])
     if not spliced:
         return start + rest.compress(data[cut:]) + rest.flush()
-    # The gzip compressor writes the header and what comes before the first part; each part's
-    # own blocks follow, and fresh raw compressors what comes after each; the trailer (CRC and
-    # length of the whole) is written here, the gzip compressor never finishes.
+    return _joined(data, cut, start, rest, spliced)
+
+
+def _joined(
+    data: bytes, cut: int, start: bytes, rest: Any, spliced: list[tuple[int, bytes, bytes]]
+) -> bytes:
+    """`data` as one gzip stream: `start` (the header and the opening, if any) and `rest`'s
+    compression up to each spliced part, the part's blocks, then a fresh raw compressor."""
+    # The trailer (CRC and length of the whole) is written here: `rest` never finishes a
+    # gzip member of its own.
     pieces = [start]
     position = cut
     for at, text, blocks in spliced:
@@ -149,6 +162,18 @@ def offer_part(part: Callable[[], Part]) -> None:
     """Offer this answer's compression a kept part (its text and `segment`, got only if the
     answer is gzipped)."""
     g.setdefault("compressed_parts", []).append(part)
+
+
+def offer_kept(text: str, keep: Callable[[Callable[[], Part]], Part]) -> str:
+    """Offer the kept part `text` to this answer's gzip with its own blocks, made once and
+    kept where `keep` keeps what it is given to make (beside the part, under its ETag)."""
+
+    def blocks() -> Part:
+        data = text.encode()
+        return data, segment(data)
+
+    offer_part(lambda: keep(blocks))
+    return text
 
 
 def _spliced(data: bytes, start: int, parts: list[Part]) -> list[tuple[int, bytes, bytes]]:

@@ -10,6 +10,8 @@ import zlib
 import pytest
 
 from scorekeeper.compression import gzipped, opening_length, segment
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
 from tests.games.test_views import round_data, start_game
 
 GZIP = {"Accept-Encoding": "gzip"}
@@ -64,6 +66,8 @@ def _part(text: bytes) -> tuple[bytes, bytes]:
         (HEAD + b"<p>x</p>" + SHEET + b"<p>y</p>", [SHEET, HANDS]),  # one offered is not there
         (HEAD + b"<p>x</p>" + HANDS[:-1] + b"!" + b"<p>y</p>", [HANDS]),  # changed: not spliced
         (HEAD + b"<p>" + b"z" * 40_000 + b"</p>" + SHEET + b"<p>" + b"z" * 40_000, [SHEET]),
+        (SHEET, [SHEET]),  # a whole answer that is a kept part (a poll's, the API's JSON)
+        (b"<p>no style</p>" + HANDS + b"<p>end</p>", [HANDS]),
     ],
 )
 def test_a_page_with_kept_parts_decodes_to_itself(page, parts):
@@ -87,3 +91,18 @@ def test_the_game_page_in_progress_gzips_its_kept_round_sheet_to_the_same_page(a
 
 def _steady(page: str) -> str:
     return re.sub(r'(value|data-once|id)="[A-Za-z0-9_.\-]{20,}"', "", page)
+
+
+def test_the_share_pages_live_part_and_the_api_json_gzip_to_themselves(app, client):
+    game_id = start_game(client)
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        token, edit = game.view_token, game.edit_token
+    api = {"Authorization": f"Bearer {edit}"}
+    for url, headers in ((f"/s/{token}/live", {}), (f"/api/v1/games/{game_id}", api)):
+        plain = client.get(url, headers=headers).data
+        for _ in range(2):  # made, then kept
+            packed = client.get(url, headers={**headers, **GZIP})
+            assert packed.headers["Content-Encoding"] == "gzip"
+            assert gzip.decompress(packed.data) == plain
+            assert zlib.decompress(packed.data, 31) == plain

@@ -9,10 +9,10 @@ from typing import Any
 from flask import get_template_attribute, render_template
 from markupsafe import Markup
 
-from scorekeeper.compression import offer_part, segment
 from scorekeeper.etags import etag_for
 from scorekeeper.games.presenters import Sheet, sheet_of, tile_values
 from scorekeeper.models import Game
+from scorekeeper.responses import kept_text
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import Snapshot, snapshot_of
 
@@ -33,7 +33,7 @@ def results_part(game: Game, snapshot: Snapshot, access: str, sheet: Sheet | Non
     if game.version != snapshot.version:  # the row was read before a newer commit
         return Markup(render())
     etag = etag_for(snapshot.etag, part="results", access=access)
-    return Markup(_offered(snapshot, etag, game_service.kept_part(snapshot, etag, render)))
+    return Markup(kept_text(snapshot, etag, render))
 
 
 def hands_part(game: Game, snapshot: Snapshot, form: Any) -> Markup | None:
@@ -52,7 +52,7 @@ def hands_part(game: Game, snapshot: Snapshot, form: Any) -> Markup | None:
         return str(fields(form, setup.players, opener, tiles, points, setup.away))
 
     etag = etag_for(snapshot.etag, part="hands")
-    return Markup(_offered(snapshot, etag, game_service.kept_part(snapshot, etag, render)))
+    return Markup(kept_text(snapshot, etag, render))
 
 
 def history_part(snapshot: Snapshot, device: str) -> Markup:
@@ -89,7 +89,7 @@ def share_html(game: Game, token: str, template: str | None, offer_keep: bool) -
         part = live()
     else:
         etag = etag_for(snapshot.etag, part="share-live")
-        part = _offered(snapshot, etag, game_service.kept_part(snapshot, etag, live))
+        part = kept_text(snapshot, etag, live)
     if template is None:
         return part
     return render_template(
@@ -102,16 +102,3 @@ def share_html(game: Game, token: str, template: str | None, offer_keep: bool) -
         token=token,
         offer_keep=offer_keep,
     )
-
-
-def _offered(snapshot: Snapshot, etag: str, text: str) -> str:
-    """The kept part `text`, offered to this answer's gzip with its own deflate blocks
-    (compression.py), made once and kept beside it under the part's ETag."""
-
-    def blocks() -> tuple[bytes, bytes]:
-        data = text.encode()
-        return data, segment(data)
-
-    if snapshot.kept:
-        offer_part(lambda: game_service.kept_part(snapshot, f"{etag}|deflate", blocks))
-    return text
