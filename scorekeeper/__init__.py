@@ -55,6 +55,7 @@ def register_extensions(app: Flask) -> None:
         logs,
         mail,
         models,
+        polls,
         security,
         sqlite,
         static_files,
@@ -94,7 +95,8 @@ def register_extensions(app: Flask) -> None:
     app.jinja_env.globals["language_names"] = LANGUAGE_NAMES
     # A name for one rendering of a page's messages (a cached copy shown again has the same).
     app.jinja_env.globals["once_id"] = functools.partial(secrets.token_urlsafe, 9)
-    # Outermost: a load balancer's probe is answered before anything else runs.
+    # Unchanged live polls, then (outermost) a load balancer's probe: answered before Flask.
+    app.wsgi_app = polls.answer_polls(app, app.wsgi_app)  # type: ignore[method-assign, assignment]
     app.wsgi_app = health.answer_probes(app.wsgi_app)  # type: ignore[method-assign, assignment]
 
 

@@ -11,6 +11,8 @@ The API answers in JSON with its own words, but asks `club_game_access` the same
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import abort, flash, redirect, request
 from flask_babel import gettext as _
 from flask_login import current_user, login_url
@@ -94,6 +96,15 @@ def game_for_device(game_id: int, *, edit: bool = False) -> tuple[Game, str]:
     if game is None:
         abort(404)
     return game, _checked(game, access, edit=edit)
+
+
+def game_page_for_device(game_id: int) -> tuple[Any, str]:
+    """As game_for_device to look at, with the game's columns as a plain row (the game page's
+    GET: a read needs no object)."""
+    game, access = game_service.game_columns_for_device(game_id, current_device())
+    if game is None:
+        abort(404)
+    return game, _checked(game, access, edit=False)
 
 
 def image_source_for_device(game_id: int) -> GameRef:

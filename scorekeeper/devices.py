@@ -21,7 +21,7 @@ def current_device() -> str:
     device = g.get("device")
     if device is None:
         raw = request.cookies.get(COOKIE, "")
-        device = raw if _VALID.match(raw) else secrets.token_urlsafe(24)
+        device = raw if valid(raw) else secrets.token_urlsafe(24)
         g.device = device
         g.device_is_new = raw != device
     return device
@@ -34,7 +34,12 @@ def known_device() -> str | None:
     if device is not None:
         return device
     raw = request.cookies.get(COOKIE, "")
-    return raw if _VALID.match(raw) else None
+    return raw if valid(raw) else None
+
+
+def valid(raw: str) -> bool:
+    """A device cookie's value is one of our tokens (anything else is replaced)."""
+    return _VALID.match(raw) is not None
 
 
 def device_label(device: str | None) -> str:

@@ -4,7 +4,8 @@ An ETag names everything the answer shows: the version of what it reads (a game'
 night's fingerprint) and every setting, role and language it uses. `etag_for` is the one
 recipe; a view lists what its page shows (`role=..., rule=...`), and a change to any of it
 changes the ETag, so a phone never keeps an old page with a 304. `conditional` answers 304 or
-renders. Only these two say `If-None-Match` (tests/test_layers.py checks).
+renders; polls.py answers pollers' 304s before Flask with the same recipe (`etag_text`,
+`sent_back`). Only this module reads `If-None-Match` (tests/test_layers.py checks).
 
 A full page (`page=True`) also shows who is signed in (the header's links), the messages
 waiting for the next page, and its forms' CSRF tokens, which expire: a page is answered 304
@@ -22,6 +23,7 @@ from flask import Response, current_app, make_response, request, session
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_login import current_user
+from werkzeug.http import parse_etags
 
 # Cache-Control of every revalidated answer: kept by the browser, asked again each time.
 REVALIDATE = "private, no-cache"
@@ -36,11 +38,23 @@ def etag_for(version: object, *, language: bool = True, **shown: object) -> str:
     (`role="owner", rule="zero"`). With nothing else shown it is the version itself."""
     if language:
         shown["language"] = get_locale()
+    return etag_text(version, shown)
+
+
+def etag_text(version: object, shown: dict[str, object]) -> str:
+    """etag_for's recipe, given everything shown (the language too, where words are shown):
+    for an answer made before Flask (polls.py), outside a request."""
     if not shown:
         return str(version)
     text = "\x1f".join(f"{name}={value}" for name, value in sorted(shown.items()))
     digest = hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
     return f"{version}-{digest}"
+
+
+def sent_back(if_none_match: str | None, etag: str) -> bool:
+    """True if an If-None-Match header's value names `etag` (weak or strong), as `unchanged`
+    reads it from a request: for an answer made before Flask (polls.py)."""
+    return bool(if_none_match) and parse_etags(if_none_match).contains_weak(etag)
 
 
 def page_etag(version: object, **shown: object) -> str:

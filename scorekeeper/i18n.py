@@ -23,6 +23,7 @@ from flask_babel import force_locale, format_number, get_translations, gettext, 
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.config import SUPPORTED_LOCALES
@@ -63,10 +64,11 @@ def select_locale() -> str | None:
     return phone_locale(served)
 
 
-def phone_locale(served: tuple[str, ...]) -> str | None:
+def phone_locale(served: tuple[str, ...], accept: LanguageAccept | None = None) -> str | None:
     """The served language the phone ranks highest: "hi-IN,en;q=0.5" is Hindi (Werkzeug's
-    best_match would prefer the exact "en" over the regional "hi-IN")."""
-    for value, _quality in request.accept_languages:  # best first
+    best_match would prefer the exact "en" over the regional "hi-IN"). `accept`: the
+    request's Accept-Language unless given (polls.py reads it before Flask)."""
+    for value, _quality in accept if accept is not None else request.accept_languages:
         code = value.replace("_", "-").split("-")[0].lower()
         if code in served:
             return code

@@ -90,13 +90,12 @@ class RedactingGunicornLogger(GunicornLogger):
         self, resp: Any, req: Any, environ: MutableMapping[str, Any], request_time: Any
     ) -> dict[str, Any]:
         atoms = cast(dict[str, Any], super().atoms(resp, req, environ, request_time))
-        for key, value in atoms.items():
-            if not isinstance(value, str):
-                continue
+        # A secret header's value is replaced whole (no pattern knows a cookie); tokens in the
+        # other atoms are taken out of the line they make, by the access log's filter: once per
+        # line, not once per atom (about forty, most never in the line).
+        for key in atoms:
             if key.startswith("{") and key[1:-2] in SECRET_HEADERS:
                 atoms[key] = REDACTED
-            else:
-                atoms[key] = redact(value)
         return atoms
 
 

@@ -1,16 +1,21 @@
 """Answers several blueprints send alike: an SVG image (a chart or a QR code) and its headers,
 the JSON body of a refusal (`Error`: the API's error answers and the app-wide error handlers
-for JSON clients send this one model), and where a "go back there" redirect may go."""
+for JSON clients send this one model), where a "go back there" redirect may go, and a part of a
+game's answers kept per version with its gzip (`kept_text`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 from urllib.parse import urlsplit
 
 from flask import Response, current_app
 from pydantic import BaseModel, ConfigDict
 
+from scorekeeper.compression import offer_kept
 from scorekeeper.etags import conditional
+from scorekeeper.services import games as game_service
+from scorekeeper.services.games import Snapshot
 
 # SVG opened on its own is a document of our origin: let it load nothing and run nothing. Charts
 # and QR codes carry no CSS (charts/draw.py writes presentation attributes), so no style either.
@@ -65,3 +70,13 @@ def json_response(answer: BaseModel, status: int = 200) -> Response:
 def json_error(message: str, status: int) -> Response:
     """A refusal as JSON: `{"error": message}` (the `Error` model)."""
     return json_response(Error(error=message), status)
+
+
+def kept_text(snapshot: Snapshot, etag: str, render: Callable[[], str]) -> str:
+    """A part of this version's answers as `render` makes it, kept under `etag` (its ETag:
+    services' kept_part), and offered to the answer's gzip with its own deflate blocks, made
+    once and kept beside it (compression.py)."""
+    text = game_service.kept_part(snapshot, etag, render)
+    if snapshot.kept:
+        offer_kept(text, lambda make: game_service.kept_part(snapshot, f"{etag}|deflate", make))
+    return text

@@ -4,10 +4,15 @@ with other pages (the opening up to the inline stylesheets is compressed once pe
 from __future__ import annotations
 
 import gzip
+import re
+import zlib
 
 import pytest
 
-from scorekeeper.compression import gzipped, opening_length
+from scorekeeper.compression import gzipped, opening_length, segment
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from tests.games.test_views import round_data, start_game
 
 GZIP = {"Accept-Encoding": "gzip"}
 
@@ -40,3 +45,64 @@ def test_pages_sharing_an_opening_decode_to_their_own_text(client, language):
         packed = client.get(path, headers=GZIP)
         assert packed.headers["Content-Encoding"] == "gzip"
         assert gzip.decompress(packed.data) == plain
+
+
+# Kept parts spliced in as their own deflate blocks -------------------------------------------
+
+HEAD = b"<!doctype html><head><style>a{b:c}</style><title>t</title></head><body>"
+SHEET = b"<table>" + b"".join(b"<tr><td>%d</td><td>%d</td></tr>" % (n, n * 7) for n in range(300))
+HANDS = b"<fieldset>" + b"<label><input name=tiles value=%d-%d></label>" % (12, 11) * 200
+
+
+def _part(text: bytes) -> tuple[bytes, bytes]:
+    return text, segment(text)
+
+
+@pytest.mark.parametrize(
+    ("page", "parts"),
+    [
+        (HEAD + b"<p>csrf 1</p>" + HANDS + b"<p>tail</p>" + SHEET + b"</body>", [HANDS, SHEET]),
+        (HEAD + SHEET + HANDS, [HANDS, SHEET]),  # offered out of order, back to back, at the end
+        (HEAD + b"<p>x</p>" + SHEET + b"<p>y</p>", [SHEET, HANDS]),  # one offered is not there
+        (HEAD + b"<p>x</p>" + HANDS[:-1] + b"!" + b"<p>y</p>", [HANDS]),  # changed: not spliced
+        (HEAD + b"<p>" + b"z" * 40_000 + b"</p>" + SHEET + b"<p>" + b"z" * 40_000, [SHEET]),
+        (SHEET, [SHEET]),  # a whole answer that is a kept part (a poll's, the API's JSON)
+        (b"<p>no style</p>" + HANDS + b"<p>end</p>", [HANDS]),
+    ],
+)
+def test_a_page_with_kept_parts_decodes_to_itself(page, parts):
+    packed = gzipped(page, [_part(text) for text in parts])
+    assert gzip.decompress(packed) == page
+    assert zlib.decompress(packed, 31) == page  # one gzip member, as browsers read it
+
+
+def test_the_game_page_in_progress_gzips_its_kept_round_sheet_to_the_same_page(app, client):
+    game_id = start_game(client, ["Ana", "Ben", "Cy", "Di", "Eve", "Finn", "Gus", "Hal"])
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 15, 2: 7, 3: 22}, out=0))
+    for _ in range(2):  # rendering, then the kept parts
+        packed = client.get(f"/games/{game_id}", headers=GZIP)
+        assert packed.headers["Content-Encoding"] == "gzip"
+        page = gzip.decompress(packed.data).decode()
+        plain = client.get(f"/games/{game_id}").get_data(as_text=True)
+        # Only the form's one-time values differ between two renderings.
+        assert _steady(page) == _steady(plain)
+        assert page.count('name="tiles_7"') == 90 and page.rstrip().endswith("</html>")
+
+
+def _steady(page: str) -> str:
+    return re.sub(r'(value|data-once|id)="[A-Za-z0-9_.\-]{20,}"', "", page)
+
+
+def test_the_share_pages_live_part_and_the_api_json_gzip_to_themselves(app, client):
+    game_id = start_game(client)
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        token, edit = game.view_token, game.edit_token
+    api = {"Authorization": f"Bearer {edit}"}
+    for url, headers in ((f"/s/{token}/live", {}), (f"/api/v1/games/{game_id}", api)):
+        plain = client.get(url, headers=headers).data
+        for _ in range(2):  # made, then kept
+            packed = client.get(url, headers={**headers, **GZIP})
+            assert packed.headers["Content-Encoding"] == "gzip"
+            assert gzip.decompress(packed.data) == plain
+            assert zlib.decompress(packed.data, 31) == plain

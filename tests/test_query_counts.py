@@ -180,6 +180,7 @@ REQUESTS = (
     "chart_cached",
     "share_page",
     "home_page",
+    "live_poll_304",
     "healthz",
     "chart_cold_process",
 )
@@ -210,6 +211,7 @@ def test_quick_benchmark_produces_every_figure(bench, tmp_path: Path, capsys) ->
         "api_round_post",
         "chart_cached",
         "game_page_scaling",
+        *(f"{key}_issue_24" for key in bench.ISSUE_24_TARGETS_MS),
     }
     assert all(isinstance(t["pass"], bool) for t in results["targets"])
     for key in ("game_page_finished", "game_page_in_progress"):
@@ -240,6 +242,29 @@ def test_the_benchmark_holds_issue_9s_targets(bench, key: str, limit: float) -> 
     def passed(median: float) -> bool:
         results = bench.check_targets({**fast, key: {"median_ms": median}}, scaling)
         return next(t for t in results if t["target"] == key)["pass"]
+
+    assert passed(limit)
+    assert not passed(limit + 0.01)
+
+
+@pytest.mark.parametrize(
+    ("key", "limit"),
+    [
+        ("game_page_finished", 2.0),
+        ("game_page_in_progress", 3.0),
+        ("api_game_get", 1.0),
+        ("live_poll_304", 0.6),
+    ],
+)
+def test_the_benchmark_holds_issue_24s_targets(bench, key: str, limit: float) -> None:
+    """The read paths' targets of issue 24, reported beside issue 9's."""
+    fast = {name: {"median_ms": 0.5} for name in REQUESTS}
+    page = {"median_ms": 1.0, "queries": 1, "games": 1}
+    scaling = {"game_page_1_game": page, "game_page_all_games": page}
+
+    def passed(median: float) -> bool:
+        results = bench.check_targets({**fast, key: {"median_ms": median}}, scaling)
+        return next(t for t in results if t["target"] == f"{key}_issue_24")["pass"]
 
     assert passed(limit)
     assert not passed(limit + 0.01)

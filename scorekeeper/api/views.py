@@ -41,7 +41,7 @@ from scorekeeper.api.contract import (
 from scorekeeper.etags import conditional, etag_for, tagged
 from scorekeeper.forms import write_key
 from scorekeeper.models import Game, User, etag_of
-from scorekeeper.responses import json_response
+from scorekeeper.responses import json_response, kept_text
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
@@ -400,7 +400,22 @@ def game(game_id: int) -> Response:
     """The game's players, options, rounds and standings (view or edit token; club: viewer)."""
     found = _game_keys_for(game_id)
     etag = etag_for(etag_of(found.id, found.version), language=False)
-    return conditional(etag, lambda: _with_game(serialise.game(found), found, etag=etag))
+    return conditional(etag, lambda: _kept_game(found, etag))
+
+
+def _kept_game(found: Any, etag: str) -> Response:
+    """The game's JSON (GET), written and gzipped once per version, kept with its snapshot
+    under the answer's ETag (every phone and client reading one version gets the same bytes)."""
+    snapshot = game_service.snapshot_of(found)
+    if snapshot.version != found.version:  # the keys were read before a newer commit
+        return _with_game(serialise.game(found), found, etag=etag)
+
+    def write() -> str:
+        return json_response(serialise.game(found)).get_data(as_text=True)
+
+    body = kept_text(snapshot, etag_for(etag, language=False, part="api"), write)
+    mimetype = current_app.json.mimetype  # type: ignore[attr-defined]
+    return tagged(current_app.response_class(body, mimetype=mimetype), etag)
 
 
 @bp.get(f"/games/{GAME}/rounds/{ROUND}")

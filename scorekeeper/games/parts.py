@@ -12,6 +12,7 @@ from markupsafe import Markup
 from scorekeeper.etags import etag_for
 from scorekeeper.games.presenters import Sheet, sheet_of, tile_values
 from scorekeeper.models import Game
+from scorekeeper.responses import kept_text
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import Snapshot, snapshot_of
 
@@ -32,7 +33,7 @@ def results_part(game: Game, snapshot: Snapshot, access: str, sheet: Sheet | Non
     if game.version != snapshot.version:  # the row was read before a newer commit
         return Markup(render())
     etag = etag_for(snapshot.etag, part="results", access=access)
-    return Markup(game_service.kept_part(snapshot, etag, render))
+    return Markup(kept_text(snapshot, etag, render))
 
 
 def hands_part(game: Game, snapshot: Snapshot, form: Any) -> Markup | None:
@@ -51,7 +52,7 @@ def hands_part(game: Game, snapshot: Snapshot, form: Any) -> Markup | None:
         return str(fields(form, setup.players, opener, tiles, points, setup.away))
 
     etag = etag_for(snapshot.etag, part="hands")
-    return Markup(game_service.kept_part(snapshot, etag, render))
+    return Markup(kept_text(snapshot, etag, render))
 
 
 def history_part(snapshot: Snapshot, device: str) -> Markup:
@@ -87,7 +88,8 @@ def share_html(game: Game, token: str, template: str | None, offer_keep: bool) -
     if game.version != snapshot.version:  # the row was read before a newer commit
         part = live()
     else:
-        part = game_service.kept_part(snapshot, etag_for(snapshot.etag, part="share-live"), live)
+        etag = etag_for(snapshot.etag, part="share-live")
+        part = kept_text(snapshot, etag, live)
     if template is None:
         return part
     return render_template(

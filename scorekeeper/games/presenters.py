@@ -234,6 +234,31 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
     )
 
 
+@dataclass(frozen=True)
+class SheetHeading:
+    """What the game page says of its sheet around the kept parts (parts.py has the sheet
+    itself): who plays, how rounds are named, the last round (to undo) and who has left. Cheap
+    to work out on every view, where the whole Sheet is not."""
+
+    players: list[str]
+    higher_wins: bool
+    teams: bool
+    left: list[tuple[str, int]]
+    last_round: int | None
+
+
+def sheet_heading(snapshot: Snapshot) -> SheetHeading:
+    """The sheet's heading facts of one version of a game (the same as its Sheet's)."""
+    setup = snapshot.setup
+    return SheetHeading(
+        players=list(setup.players),
+        higher_wins=setup.is_draw,
+        teams=bool(snapshot.state.team_standings),
+        left=list(setup.left_after),
+        last_round=snapshot.numbers[-1] if snapshot.numbers else None,
+    )
+
+
 def tile_choices(set_size: int, engine: int | None) -> list[str]:
     """Every tile a hand can hold this round: the set without the engine, highest first."""
     return [str(tile) for tile in _tiles_on_offer(set_size, engine)]

@@ -22,6 +22,7 @@ from scorekeeper import core, limits
 from scorekeeper.access import (
     game_for_device,
     game_for_share,
+    game_page_for_device,
     game_ref_for_device,
     image_source_for_share,
 )
@@ -41,6 +42,7 @@ from scorekeeper.games.presenters import (
     apply_problems,
     conflict_view,
     error_links,
+    sheet_heading,
     sheet_of,
     tile_values,
 )
@@ -140,13 +142,13 @@ def _render_game(
     tiles_last = bool(snapshot.results) and any(h.tiles for h in snapshot.results[-1].hands)
     device = current_device()
     history = snapshot.latest_changes if editable else ()
-    sheet = sheet_of(snapshot)
     page = render_template(
         "games/detail.html",
         **_round_sheet(game, form, snapshot.setup, state.next_opener, state.next_engine),
         state=state,
-        sheet=sheet,
-        results_part=results_part(game, snapshot, access, sheet),
+        # The sheet itself is in the kept results part: the page says only its heading facts.
+        sheet=sheet_heading(snapshot),
+        results_part=results_part(game, snapshot, access),
         snapshot=snapshot,
         access=access,
         editable=editable,
@@ -181,7 +183,7 @@ def _round_sheet(game: Game, form, setup, opener, engine, number=None, snapshot=
 @bp.get("/games/<id:game_id>")
 def detail(game_id: int) -> ResponseReturnValue:
     """The game page: current round, the sheet, standings, charts, and (to scorers) the form."""
-    game, access = game_for_device(game_id)
+    game, access = game_page_for_device(game_id)
     return _render_game(game, access)
 
 

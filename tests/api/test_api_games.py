@@ -374,3 +374,20 @@ def test_the_document_says_what_the_server_refuses_for_its_shape(client):
     assert all(re.fullmatch(p, "Ana") for p in patterns)
     nul = client.post(f"{API}/games", json={"players": ["Ana\x00", "Ben"]})
     assert nul.status_code == 400
+
+
+def test_the_games_json_written_once_per_version_shows_every_change(client):
+    """The GET's body is kept per version under its ETag: each write gets a new body."""
+    created = client.post(f"{API}/games", json={"players": ["Ana", "Ben", "Cy"]}).get_json()
+    url, headers = f"{API}/games/{created['id']}", bearer(created["view_token"])
+    first = client.get(url, headers=headers)
+    assert client.get(url, headers=headers).data == first.data
+    record(client, created, {"number": 1, "out": "Ana", "scores": {"Ben": 5, "Cy": 8}})
+    second = client.get(url, headers=headers)
+    assert second.headers["ETag"] != first.headers["ETag"]
+    assert [line["total"] for line in second.get_json()["player_standings"]] == [0, 5, 8]
+    edit = bearer(created["edit_token"]) | {"If-Match": second.headers["ETag"]}
+    body = {"out": "Ana", "scores": {"Ben": 6, "Cy": 8}}
+    assert client.put(f"{url}/rounds/1", json=body, headers=edit).status_code == 200
+    third = client.get(url, headers=headers).get_json()
+    assert [line["total"] for line in third["player_standings"]] == [0, 6, 8]

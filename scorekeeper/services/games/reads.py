@@ -21,6 +21,20 @@ _GAME_FOR_DEVICE = (
     .outerjoin(DeviceGame, _THIS_DEVICE)
     .where(Game.id == bindparam("game_id"))
 )
+# The game page's query: the game's columns as a plain row (a page that only reads needs no
+# object in the session's identity map) and this device's right, in one statement.
+_games, _device_games = Game.__table__, DeviceGame.__table__
+_PAGE_FOR_DEVICE = (
+    select(_games, _device_games.c.can_edit.label("device_can_edit"))
+    .outerjoin(
+        _device_games,
+        and_(
+            _device_games.c.game_id == _games.c.id,
+            _device_games.c.device == bindparam("device"),
+        ),
+    )
+    .where(_games.c.id == bindparam("game_id"))
+)
 # game_ref's queries: plain columns, no objects.
 _REF = (
     select(Game.id, Game.version, Game.view_token, Game.club_id, DeviceGame.can_edit)
@@ -64,6 +78,17 @@ def game_for_device(game_id: int, device: str | None) -> tuple[Game | None, str 
         return None, None
     game, can_edit = row
     return game, _right(device, can_edit)
+
+
+def game_columns_for_device(game_id: int, device: str | None) -> tuple[Any, str | None]:
+    """As game_for_device, with the game's columns as a plain row instead of its object (the
+    game page's GET: every column, read-only)."""
+    row = db.session.execute(
+        _PAGE_FOR_DEVICE, {"game_id": game_id, "device": device or ""}
+    ).one_or_none()
+    if row is None:
+        return None, None
+    return row, _right(device, row.device_can_edit)
 
 
 @dataclass(frozen=True)

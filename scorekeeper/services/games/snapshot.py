@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import current_app
 from sqlalchemy import Connection, Row, bindparam, select
@@ -38,9 +38,12 @@ TRIES = 3
 # The latest history lines a snapshot holds (the game page shows them; every change to a game,
 # its history lines included, moves its version).
 LATEST_CHANGES = 10
-# Rendered parts of kept versions' pages (sheet, standings and charts: 10-40 kB of HTML each),
-# by the part's ETag: every phone watching a game, and each reload of its page, gets the same.
-PARTS = 64
+# Rendered parts of kept versions' pages (sheet, standings and charts: 10-40 kB of HTML each; a
+# round sheet's hands up to ~150 kB), each with its gzip blocks beside it, by the part's ETag:
+# every phone watching a game, and each reload of its page, gets the same.
+PARTS = 128
+# What a kept part is: its text, or what is made of it once (compression.py's blocks).
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,7 @@ def snapshot_of(game: Any) -> Snapshot:
         # Its row, if the session already read it, spares a query; if the game moved on since,
         # it is read again with the rest.
         connection = db.session.connection()
-        if isinstance(game, Game):
+        if _whole_row(game):
             snapshot = _read_and_keep(connection, game.id, cache, game)
             if snapshot.kept:
                 return snapshot
@@ -142,6 +145,11 @@ def snapshot_of(game: Any) -> Snapshot:
                 return snapshot
             connection.rollback()
         return _read_and_keep(connection, game.id, cache)
+
+
+def _whole_row(game: Any) -> bool:
+    """`game` holds every column of its row: its object, or the game page's plain row."""
+    return isinstance(game, Game) or (isinstance(game, Row) and _COLUMNS <= set(game._fields))
 
 
 def _read_and_keep(
@@ -257,13 +265,13 @@ def _version(connection: Connection, game_id: int) -> int | None:
     return connection.execute(_VERSION, {"game_id": game_id}).scalar_one_or_none()
 
 
-def kept_part(snapshot: Snapshot, etag: str, render: Callable[[], str]) -> str:
+def kept_part(snapshot: Snapshot, etag: str, render: Callable[[], K]) -> K:
     """A part of this version's pages as `render` makes it, kept while the version is: under
     `etag`, the part's ETag (etags.py), which names the version and all the part shows (its
     language, the reader's access). A snapshot not kept (read across a commit) keeps none."""
     if not snapshot.kept:
         return render()
-    parts: Lru[str] = current_app.extensions.setdefault("scorekeeper_parts", Lru(PARTS))
+    parts: Lru[Any] = current_app.extensions.setdefault("scorekeeper_parts", Lru(PARTS))
     key = (snapshot.id, snapshot.version, etag)
     found = parts.get(key)
     if found is None:
@@ -282,6 +290,7 @@ _games, _seats = Game.__table__.c, Player.__table__.c
 _rounds, _hands, _penalties = Round.__table__.c, Hand.__table__.c, Penalty.__table__.c
 _changes = Change.__table__.c
 _GAME = select(Game.__table__).where(_games.id == bindparam("game_id"))
+_COLUMNS = frozenset(_games.keys())
 _VERSION = select(_games.version).where(_games.id == bindparam("game_id"))
 _SEATS = (
     select(_seats.seat, _seats.name, _seats.team, _seats.left_after)

@@ -1,0 +1,134 @@
+"""Live polls answered before Flask: every phone at the table polls the game page's or the share
+page's live part every few seconds with the ETag it holds, and while the game is unchanged the
+answer is a 304 from one light query, with no request context, session, hooks or template.
+
+The ETag is the views' own (`etags.etag_text`, what `etag_for` makes in `games/views.py`'s
+`live` and `_share_page`): the game's version, the part, the reader's access and language.
+Whatever this layer cannot decide exactly as the views do goes on to Flask, which answers the
+same request the same way: a reader signed in (their account's language) or with a session this
+layer cannot read, a database that does not answer (the view's 503), a club game (its roles),
+a phone without a valid device cookie or right to the game, a query string, a cookie with a NUL
+byte, an ETag that no longer matches (the new part is rendered there)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from babel import Locale
+from flask import Flask
+from itsdangerous import BadSignature
+from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie, quote_etag
+
+from scorekeeper import devices
+from scorekeeper.converters import IdConverter
+from scorekeeper.etags import REVALIDATE, etag_text, sent_back
+from scorekeeper.i18n import LANGUAGE_COOKIE, locales, phone_locale
+from scorekeeper.models import etag_of
+from scorekeeper.security import HEADERS, HSTS
+from scorekeeper.services import games as game_service
+
+Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+SHARE_LIVE = re.compile(r"/s/([A-Za-z0-9_-]{1,64})/live")
+GAME_LIVE = re.compile(rf"/games/({IdConverter.regex})/live")
+# What the views' answers vary with (i18n.py, compression.py), said the same way here.
+VARY = "Accept-Language, Cookie, Accept-Encoding"
+# Flask-Login's session key of a signed-in account.
+USER_KEY = "_user_id"
+
+
+class Poller:
+    """Decides a poll's 304 as the views would, or leaves the request to them (None)."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        config = app.config
+        self.session_cookie = config.get("SESSION_COOKIE_NAME", "session")
+        self.remember_cookie = config.get("REMEMBER_COOKIE_NAME", "remember_token")
+        self.default_locale = config.get("BABEL_DEFAULT_LOCALE", "en")
+        self.max_age = int(app.permanent_session_lifetime.total_seconds())
+        secure = [("Strict-Transport-Security", HSTS)] if config.get("SECURE_COOKIES") else []
+        self.headers = [("Cache-Control", REVALIDATE), ("Vary", VARY), *HEADERS.items(), *secure]
+        self.names: dict[str, str] = {}  # a language code -> its name as get_locale() writes it
+
+    def unchanged(self, environ: dict[str, Any]) -> list[tuple[str, str]] | None:
+        """The 304's headers if this poll's ETag is still the live part's, else None."""
+        path = environ.get("PATH_INFO", "")
+        if not path.endswith("/live") or environ.get("QUERY_STRING"):
+            return None
+        share, game = SHARE_LIVE.fullmatch(path), GAME_LIVE.fullmatch(path)
+        raw_cookies = environ.get("HTTP_COOKIE", "")
+        if (share is None and game is None) or "\x00" in raw_cookies or "\\" in raw_cookies:
+            return None
+        cookies = parse_cookie(raw_cookies)
+        if not self._anonymous(cookies):
+            return None
+        device = cookies.get(devices.COOKIE, "")
+        if game is not None and not devices.valid(device):
+            return None  # the view would make this phone a device token first
+        try:
+            with self.app.app_context():
+                if share is not None:
+                    ref, right = game_service.game_ref(view_token=share.group(1))
+                    shown: dict[str, object] = {"part": "share-live"}
+                elif game is not None:
+                    ref, right = game_service.game_ref(device=device, game_id=int(game.group(1)))
+                    shown = {"part": "game", "access": right}
+        except SQLAlchemyError:
+            return None  # the database busy or away: the view answers it (503, logged)
+        if ref is None or ref.club_id is not None or (game is not None and right is None):
+            return None
+        shown["language"] = self._language(cookies, environ.get("HTTP_ACCEPT_LANGUAGE"))
+        etag = etag_text(etag_of(ref.id, ref.version), shown)
+        if not sent_back(environ.get("HTTP_IF_NONE_MATCH"), etag):
+            return None
+        return [("ETag", quote_etag(etag)), *self.headers]
+
+    def _anonymous(self, cookies: Any) -> bool:
+        """No account is signed in: no remember-me cookie, and a session (if any) that is ours,
+        not permanent (Flask would send it again) and names no account."""
+        if self.remember_cookie in cookies:
+            return False
+        value = cookies.get(self.session_cookie)
+        if not value:
+            return True
+        serializer = self.app.session_interface.get_signing_serializer(self.app)  # type: ignore[attr-defined]
+        if serializer is None:
+            return False
+        try:
+            data = serializer.loads(value, max_age=self.max_age)
+        except BadSignature:
+            return False
+        return USER_KEY not in data and not data.get("_permanent")
+
+    def _language(self, cookies: Any, accept: str | None) -> str:
+        """The request's language as i18n.select_locale picks it for an anonymous reader of a
+        page with no club language: the switcher's cookie, the phone's, or the default."""
+        served = locales()
+        chosen = cookies.get(LANGUAGE_COOKIE)
+        if chosen not in served:
+            chosen = phone_locale(served, parse_accept_header(accept, LanguageAccept))
+        code = chosen or self.default_locale
+        name = self.names.get(code)
+        if name is None:
+            name = self.names[code] = str(Locale.parse(code))
+        return name
+
+
+def answer_polls(app: Flask, wsgi: Wsgi) -> Wsgi:
+    """`wsgi` (the app's), with unchanged live polls answered 304 before it."""
+    poller = Poller(app)
+
+    def poll(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") == "GET" and environ.get("HTTP_IF_NONE_MATCH"):
+            headers = poller.unchanged(environ)
+            if headers is not None:
+                start_response("304 NOT MODIFIED", headers)
+                return []
+        return wsgi(environ, start_response)
+
+    return poll
