@@ -125,7 +125,9 @@ def _render_game(
     general: list[str] | None = None,
     warnings: list[str] | None = None,
     status: int = 200,
+    open_seat: str | None = None,
 ) -> tuple[str, int]:
+    """The game page (`open_seat`: no script asked that hand's tiles: every hand's grid)."""
     snapshot = snapshot_of(game)
     state = snapshot.state
     editable = access == "edit"
@@ -159,6 +161,8 @@ def _render_game(
         warnings=warnings or [],
         device=device,
         open_tiles=tiles_last and status == 200,
+        one_grid=open_seat is None,
+        open_seat=open_seat,
     )
     return page, status
 
@@ -218,6 +222,9 @@ def record_round(game_id: int) -> ResponseReturnValue:
     game, access = game_for_device(game_id, edit=True)
     snapshot = snapshot_of(game)
     form = _round_form(game, snapshot, request.form)
+    if (show_tiles := request.form.get("show_tiles")) is not None:
+        # No script asked a hand's tiles: the sheet as typed, every hand's grid, nothing saved.
+        return _render_game(game, access, form=form, open_seat=show_tiles[:3])[0]
     return _record(game, access, snapshot, form)
 
 

@@ -10,6 +10,20 @@
 // and the rounds waiting on the sheet. A typed round the server has moved past (another phone
 // saved it) is never dropped: the server's comparison page lets the scorer choose.
 // Without JavaScript (or storage) the form posts as it always did.
+// The round sheet carries its tile grid once (a <template>): each hand with no grid of its own
+// gets a copy, named for it, before the drafts below or round.js read the form.
+(function () {
+  "use strict";
+  var grid = document.getElementById("tile-grid");
+  if (!grid) { return; }
+  document.querySelectorAll("#round-form details.tile-picker").forEach(function (picker) {
+    if (picker.querySelector(".tile-grid")) { return; }
+    var copy = grid.content.cloneNode(true);
+    copy.querySelectorAll(".tile-check").forEach(function (box) { box.name = picker.dataset.name; });
+    picker.appendChild(copy);
+  });
+})();
+
 (function () {
   "use strict";
   var PREFIX = "sk:draft:";

@@ -308,25 +308,48 @@ def test_a_refused_round_shows_each_error_beside_its_hand_and_keeps_every_tick(a
 
 
 def test_each_hand_ticks_its_own_tiles_without_javascript(client):
-    """The tile boxes of every hand belong to that hand (a tick in Cy's grid is sent as Cy's),
-    whether or not another hand has ticks of its own; a box needs no id (its label holds it),
-    so no two share one."""
+    """The game page carries the tile grid once (game.js copies it into each hand); without the
+    script, a hand's "Show the tiles" asks for the sheet again, as typed, with every hand's
+    grid and that hand's open. The tile boxes of every hand belong to that hand (a tick in Cy's
+    grid is sent as Cy's); a box needs no id (its label holds it), so no two share one."""
     game_id = start_game(client)
     fresh = client.get(f"/games/{game_id}").get_data(as_text=True)
+    sheet = HandBlocks(fresh)
+    assert fresh.count('<template id="tile-grid">') == 1 and fresh.count('name="__hand__"') == 90
+    assert not [seat for seat in range(4) if sheet.named(seat, f"tiles_{seat}")]
+    assert fresh.count('name="show_tiles"') == 4  # in <noscript>: one per hand
+    shown = client.post(
+        f"/games/{game_id}/rounds", data={**round_data(1, {2: 7}, out=0), "show_tiles": "1"}
+    )
+    assert shown.status_code == 200
+    assert saved_rounds_of(client, game_id) == 0
     refused = client.post(
         f"/games/{game_id}/rounds", data=round_data(1, {1: ["12-11", "6-4"], 2: "1o"}, out=0)
     ).get_data(as_text=True)
-    for page, ticked in ((fresh, {}), (refused, {1: ["12-11", "6-4"]})):
+    for page, ticked, grids in (
+        (shown.get_data(as_text=True), {}, range(4)),
+        (refused, {1: ["12-11", "6-4"]}, [1]),
+    ):
         sheet = HandBlocks(page)
         boxes = [i for seat in range(4) for i in sheet.named(seat, f"tiles_{seat}")]
-        assert len(boxes) == 4 * 90 and not [box for box in boxes if box.get("id")]
-        for seat in range(4):
+        assert len(boxes) == len(grids) * 90 and not [box for box in boxes if box.get("id")]
+        for seat in grids:
             boxes = sheet.named(seat, f"tiles_{seat}")
             assert [box["value"] for box in boxes][:3] == ["12-11", "12-10", "12-9"]
             assert sheet.checked(seat, f"tiles_{seat}") == ticked.get(seat, [])
             # No box of another hand's name hides in this hand's grid.
             assert not [i for i in sheet.inputs[seat] if "tiles_" in (i.get("name") or "")
                         and i.get("name") != f"tiles_{seat}"]  # fmt: skip
+    sheet = HandBlocks(shown.get_data(as_text=True))
+    assert [seat for seat in range(4) if sheet.picker_open[seat]] == [1]
+    assert sheet.named(2, "pips_2")[0]["value"] == "7" and sheet.checked(0, "out") == ["0"]
+    assert '<template id="tile-grid">' not in shown.get_data(as_text=True)
+
+
+def saved_rounds_of(client, game_id: int) -> int:
+    """How many rounds the game page's sheet shows."""
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    return len(re.findall(r'<tr id="round-[0-9]+"', page))
 
 
 def test_nobody_out_and_not_blocked_is_refused(app, client):
