@@ -60,7 +60,7 @@ AREAS = {
             *SETUP_KEYS,
             *("number", "round_version", "out", "confirm", "pips_0", "pips_1", "pips_2"),
             *("pips_9", "mode_0", "mode_1", "tiles_0", "tiles_1", "open_train_0"),
-            *("strategic_1", "adjust_0", "reason_0", "choice"),
+            *("strategic_1", "adjust_0", "reason_0", "choice", "show_tiles"),
         ),
         (
             "/games/new",
