@@ -129,3 +129,9 @@ def record(
 
 def totals(page: Page) -> list[str]:
     return [t.strip() for t in page.locator("#sheet tr.totals td").all_inner_texts()]
+
+
+def wait_until_kept(page: Page, url: str) -> None:
+    """Wait until the service worker has kept `url`'s answer: it stores a page as it arrives,
+    a moment after the page shows, and a phone that goes offline sooner has no copy."""
+    page.wait_for_function("url => caches.match(url).then(Boolean)", arg=url)

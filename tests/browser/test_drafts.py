@@ -10,7 +10,16 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.helpers import hand, pips, record, save, set_up, totals, went_out
+from tests.browser.helpers import (
+    hand,
+    pips,
+    record,
+    save,
+    set_up,
+    totals,
+    wait_until_kept,
+    went_out,
+)
 
 PHONE = {"width": 360, "height": 740}
 
@@ -30,7 +39,9 @@ def start(page: Page, base: str, names=("Ana", "Ben", "Cy", "Di")) -> str:
     set_up(page, list(names))
     page.get_by_role("button", name="Start").click()
     expect(page.get_by_text("Game on! Round 1 is ready.")).to_be_visible()
-    return page.url.split("#")[0]
+    url = page.url.split("#")[0]
+    wait_until_kept(page, url)
+    return url
 
 
 def other_phone(phone: Page) -> Page:

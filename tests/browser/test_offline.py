@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.helpers import pips, record, save, set_up, went_out
+from tests.browser.helpers import pips, record, save, set_up, wait_until_kept, went_out
 
 PHONE = {"width": 360, "height": 740}
 
@@ -95,6 +95,7 @@ def test_the_last_game_page_seen_opens_without_a_network(
         # The service worker installs on the first visit and looks after the next ones.
         phone.wait_for_function("navigator.serviceWorker.controller !== null")
         phone.goto(game_url)  # this answer is the one the worker keeps
+        wait_until_kept(phone, game_url)
         context.set_offline(True)
         try:
             phone.reload()
