@@ -108,3 +108,23 @@ def test_the_drawn_photos_cover_the_hard_kinds_of_real_photo():
     low = make_photo(0)
     assert "low resolution" in low.tags
     assert max(Image.open(io.BytesIO(low.jpeg)).size) <= 640
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+def test_white_tiles_in_bright_light_are_not_glare(seed):
+    # Over-exposed all over: most of each face is blown out, but no highlight stands out from
+    # it and every pip still shows.
+    photo = make_photo(seed, tiles=HAND, face="white", pips="black", table="dark wood",
+                       quality="bright")  # fmt: skip
+    reading = read_photo(photo.jpeg, set_max=12)
+    assert reading.total == 48
+    assert "glare" not in reading.advice
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_lamps_glare_on_the_tiles_is_said_to_be_glare(seed):
+    photo = make_photo(seed, tiles=HAND, face="white", pips="black", table="dark wood",
+                       quality="glare")  # fmt: skip
+    reading = read_photo(photo.jpeg, set_max=12)
+    assert "glare" in reading.advice
+    assert "Glare hides some pips" in ADVICE["glare"]
