@@ -24,6 +24,10 @@ BACKGROUND = 31
 OWN_PIPS = 3
 # A spot this round (4 pi area / perimeter^2) is a single pip.
 ROUND = 0.8
+# The biggest one pip can be on a straightened tile (a share of SIDE squared; a double-6 pip is
+# about 0.023): a round spot with one core no bigger is one pip, however small the photo's other
+# pips (a one beside a fifteen drawn with small pips).
+BIG_PIP = 0.028
 # Pips run together part where the spot is narrower than this share of its widest.
 CORE = 0.7
 # A spot on a half's edge is a pip cut by the box only if it is this round.
@@ -172,7 +176,11 @@ def count(half: Half, pip: float) -> tuple[int, float]:
             continue
         if ratio < 0.45:
             doubt += 0.3 if spot.roundness > 0.5 else 0.1
-        elif ratio <= 1.7 or (ratio <= 2.6 and spot.roundness > ROUND and spot.cores == 1):
+        elif ratio <= 1.7 or (
+            spot.roundness > ROUND
+            and spot.cores == 1
+            and (ratio <= 2.6 or spot.area <= BIG_PIP * SIDE * SIDE)
+        ):
             # A round spot with one core is one pip, however big (tiles of mixed sizes, a box
             # that held less than its tile): pips run together are neither.
             value += 1

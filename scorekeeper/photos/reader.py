@@ -4,6 +4,7 @@ total, and advice when the photo is poor. Pure: bytes in, a Reading out, nothing
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -25,6 +26,17 @@ ADVICE: dict[str, str] = {
 # One photo, one core: the server's threads and processes already share the cores, and OpenCV's
 # own thread pool would only make them compete (and the timing unlike a one-core server's).
 cv2.setNumThreads(1)
+
+# Glare is a blown-out highlight (all channels at least BLOWN) standing out from the tile's own
+# face: blobs of at least GLARE_BLOB of a tile whose median is GLARE_STEP below BLOWN (a white pip
+# on a black tile is blown too, but small), or a tile blown all over whose darkest pixels (its
+# pips, its dividing line) are washed out above WASHED_OUT. Glare is advised when those cover
+# GLARE_SHARE of the tiles. White tiles in bright light are not glare: their pips still show.
+BLOWN = 250
+GLARE_STEP = 15
+GLARE_BLOB = 0.03
+WASHED_OUT = 100
+GLARE_SHARE = 0.02
 
 # Below this a tile is marked for the scorer to check.
 LOW_CONFIDENCE = 0.75
@@ -97,8 +109,7 @@ def advice(img: NDArray[np.uint8], found: list[segment.Found]) -> list[str]:
         out.append("blurred")
     if np.percentile(grey, 99) < 90:
         out.append("dark")
-    bright = (img.min(axis=2) >= 250) & region
-    if found and bright.sum() > 0.02 * region.sum():
+    if found and _glare(img, grey, found) > GLARE_SHARE * region.sum():
         out.append("glare")
     edge = 2.0
     for f in found:
@@ -107,3 +118,26 @@ def advice(img: NDArray[np.uint8], found: list[segment.Found]) -> list[str]:
             out.append("cut")
             break
     return out
+
+
+def _glare(img: NDArray[np.uint8], grey: NDArray[Any], found: list[segment.Found]) -> int:
+    """How many pixels of the tiles are glare: blown-out blobs brighter than their tile's face,
+    or whole tiles blown out with their pips washed away."""
+    blown = (img.min(axis=2) >= BLOWN).astype(np.uint8)
+    glare = 0
+    for f in found:
+        mask = np.zeros(grey.shape, np.uint8)
+        cv2.fillConvexPoly(mask, f.box.astype(np.int32), 1)
+        area = int(mask.sum())
+        if not area:
+            continue
+        face, darkest = np.percentile(grey[mask > 0], [50, 0.15])
+        if face >= BLOWN:
+            glare += area if darkest > WASHED_OUT else 0
+            continue
+        if face > BLOWN - GLARE_STEP:
+            continue
+        _, _, stats, _ = cv2.connectedComponentsWithStats(blown & mask, connectivity=8)
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        glare += int(areas[areas >= GLARE_BLOB * area].sum())
+    return glare

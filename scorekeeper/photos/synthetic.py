@@ -431,7 +431,8 @@ def _apply(matrix: NDArray[np.float64], point: Point) -> Point:
 def _camera(
     rng: random.Random, img: Image, corners: list[list[Point]], quality: str
 ) -> tuple[Image, list[list[Point]]]:
-    """Perspective, uneven light, glare, blur and noise, as a phone camera adds them."""
+    """Perspective, uneven light, glare, blur and noise, as a phone camera adds them; `quality`
+    forces one: "dark", "bright" (over-exposed, no glare), "glare" or "blurred"."""
     h, w = img.shape[:2]
     tilt = rng.uniform(0, 0.12)
     src = np.asarray([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
@@ -458,8 +459,8 @@ def _camera(
     angle = rng.uniform(0, 2 * math.pi)
     ramp = (xx * math.cos(angle) + yy * math.sin(angle)) / max(w, h)
     out *= (1 + rng.uniform(0, 0.35) * (ramp - 0.5))[..., None]
-    out *= rng.uniform(0.75, 1.1) if quality != "dark" else 0.18
-    if quality == "glare" or rng.random() < 0.3:
+    out *= {"dark": 0.18, "bright": 1.25}.get(quality) or rng.uniform(0.75, 1.1)
+    if quality == "glare" or (rng.random() < 0.3 and quality != "bright"):
         gx, gy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
         size = rng.uniform(0.03, 0.08) * max(w, h) * (3 if quality == "glare" else 1)
         glare = np.exp(-(((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * size**2)))

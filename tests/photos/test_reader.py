@@ -9,7 +9,7 @@ from PIL import Image
 
 from scorekeeper.photos.decode import NotAnImage, Unreadable
 from scorekeeper.photos.reader import ADVICE, LOW_CONFIDENCE, read_photo
-from scorekeeper.photos.synthetic import empty_table, make_photo, pip_layout
+from scorekeeper.photos.synthetic import draw_look, empty_table, make_photo, pip_layout
 
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
 
@@ -108,3 +108,35 @@ def test_the_drawn_photos_cover_the_hard_kinds_of_real_photo():
     low = make_photo(0)
     assert "low resolution" in low.tags
     assert max(Image.open(io.BytesIO(low.jpeg)).size) <= 640
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+def test_white_tiles_in_bright_light_are_not_glare(seed):
+    # Over-exposed all over: most of each face is blown out, but no highlight stands out from
+    # it and every pip still shows.
+    photo = make_photo(seed, tiles=HAND, face="white", pips="black", table="dark wood",
+                       quality="bright")  # fmt: skip
+    reading = read_photo(photo.jpeg, set_max=12)
+    assert reading.total == 48
+    assert "glare" not in reading.advice
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_lamps_glare_on_the_tiles_is_said_to_be_glare(seed):
+    photo = make_photo(seed, tiles=HAND, face="white", pips="black", table="dark wood",
+                       quality="glare")  # fmt: skip
+    reading = read_photo(photo.jpeg, set_max=12)
+    assert "glare" in reading.advice
+    assert "Glare hides some pips" in ADVICE["glare"]
+
+
+@pytest.mark.parametrize("seed", [4, 16])
+def test_a_big_pip_beside_a_half_of_small_ones_is_one_pip(seed):
+    # These seeds draw pips by value: a one's pip is about three fifteen's pips in area.
+    assert draw_look(seed).sized_by_value
+    hand = [(1, 15), (2, 13), (14, 1)]
+    photo = make_photo(seed, tiles=hand, set_max="15", look="drawn", face="white", pips="black",
+                       table="dark wood", arrangement="scattered")  # fmt: skip
+    reading = read_photo(photo.jpeg, set_max=15)
+    assert pairs(t.pips for t in reading.tiles) == pairs(hand)
+    assert reading.total == 46
