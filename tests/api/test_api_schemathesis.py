@@ -22,7 +22,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
 import urllib.parse
 import urllib.request
 from collections import Counter
@@ -32,10 +31,9 @@ from typing import Any
 
 import flask_migrate
 import pytest
-from werkzeug.serving import WSGIRequestHandler, make_server
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from tests.serving import ClosingRequestHandler, serve
 
 HERE = Path(__file__).parent
 # Per operation. Six operations and four phases: about 50 s on this project's busy 2-core machine.
@@ -63,7 +61,7 @@ AT_LEAST = {
 }
 
 
-class QuietHandler(WSGIRequestHandler):
+class QuietHandler(ClosingRequestHandler):
     """Thousands of requests: no log line for each."""
 
     def log_request(self, *args, **kwargs) -> None:
@@ -103,17 +101,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     with app.app_context():
         flask_migrate.upgrade()
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
-        with app.app_context():
-            db.engine.dispose()
+    with serve(app, QuietHandler) as base:
+        yield base
 
 
 def config(base: str, game: dict, folder: Path) -> Path:

@@ -7,10 +7,10 @@ import flask_migrate
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext
-from serving import serve
 
 from scorekeeper import create_app, limits
 from scorekeeper.extensions import db
+from tests.serving import serve
 
 HERE = Path(__file__).parent
 CHROMIUM = "/usr/bin/chromium"

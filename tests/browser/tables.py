@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 import flask_migrate
-import serving
 from flask import Flask
 
 from scorekeeper import core, create_app
@@ -18,6 +17,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Club, Game
 from scorekeeper.services import club_games, nights, seasons
 from scorekeeper.services.games import record_round
+from tests import serving
 
 OWNER_EMAIL = "olive.tables@example.com"
 EIGHT = [

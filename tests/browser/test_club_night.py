@@ -12,7 +12,6 @@ from clubs.helpers import PASSWORD, add_member, add_roster, make_club, make_user
 from flask import Flask
 from helpers import NO_SIDE_SCROLL, SCREENSHOTS, record, sign_in
 from playwright.sync_api import Browser, Page, expect
-from serving import serve
 from sqlalchemy import select
 
 from scorekeeper import create_app
@@ -20,6 +19,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Club, Game
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
+from tests.serving import serve
 
 TABLES = [["Ana", "Ben", "Cy"], ["Di", "Eve", "Finn"], ["Gus", "Hana", "Ivy"]]
 SCORERS = ["sam@example.com", "sue@example.com", "sid@example.com"]

@@ -5,7 +5,6 @@ rating changes, a night's chances and a balanced draw, each without sideways scr
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Iterator
 from datetime import date, timedelta
 
@@ -15,13 +14,13 @@ from clubs.helpers import PASSWORD, add_roster, make_club, make_user
 from helpers import NO_SIDE_SCROLL, shot, sign_in
 from playwright.sync_api import Browser, Page, expect
 from test_accessibility import AXE, serious_violations
-from werkzeug.serving import make_server
 
 from scorekeeper import core, create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Club
 from scorekeeper.services import games as game_service
 from scorekeeper.services import nights, seasons
+from tests.serving import serve
 
 OWNER = "olive.ratings@example.com"
 NAMES = ["Anabel", "Benjamin", "Cyrille", "Dimitra", "Esperanza", "Finnegan", "Gustavo", "Hanne"]
@@ -82,17 +81,8 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]
     club_id = make_club(app, owner, "Tuesday Trains", rounds=2)
     add_roster(app, club_id, *NAMES)
     ids = _play(app, club_id, random.Random(21))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield {"base": f"http://127.0.0.1:{server.server_port}", "club": club_id, **ids}
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
-        with app.app_context():
-            db.engine.dispose()
+    with serve(app) as base:
+        yield {"base": base, "club": club_id, **ids}
 
 
 @pytest.fixture

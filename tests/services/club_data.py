@@ -1,10 +1,14 @@
 """The club the export and import tests share: every kind of row a club holds."""
 
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, timedelta
+from pathlib import Path
 
 from sqlalchemy import func, select
 
-from scorekeeper import core
+from scorekeeper import core, create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     ApiToken,
@@ -208,3 +212,17 @@ def set_at(path, value):
         return doc
 
     return change
+
+
+@contextmanager
+def source_instance(migrated_database: Path, folder: Path) -> Iterator[None]:
+    """Inside the app context of an instance of its own (a copy of the migrated database in
+    `folder`), where a test builds the club it exports."""
+    path = folder / "source.sqlite"
+    shutil.copyfile(migrated_database, path)
+    source = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}
+    )
+    with source.app_context():
+        yield
+        db.engine.dispose()

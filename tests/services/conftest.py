@@ -1,31 +1,22 @@
 """Fixtures of the services tests: the shared club, exported once (JSON and CSV)."""
 
 import json
-import shutil
 
 import pytest
 
-from scorekeeper import create_app
-from scorekeeper.extensions import db
 from scorekeeper.services import export_csv, export_json
 
-from .club_data import build_club
+from .club_data import build_club, source_instance
 
 
 @pytest.fixture(scope="session")
 def exported(migrated_database, tmp_path_factory):
     """(JSON export, CSV export) of build_club(), made once on an instance of its own."""
-    path = tmp_path_factory.mktemp("source") / "source.sqlite"
-    shutil.copyfile(migrated_database, path)
-    source = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}
-    )
-    with source.app_context():
+    with source_instance(migrated_database, tmp_path_factory.mktemp("source")):
         club_id = build_club()
         document = export_json.export_club_json(club_id)
         again = export_json.export_club_json(club_id)
         table = export_csv.export_club_csv(club_id)
-        db.engine.dispose()
     assert export_json.dumps(again) == export_json.dumps(document)
     return document, table
 

@@ -6,17 +6,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
 
 import pytest
 
-from scorekeeper import core, create_app
+from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Membership, User
 from scorekeeper.services import export_csv, export_json, importer
 from tests.helpers import import_club_json, load_game
 
-from .club_data import OWNER_HASH, hands, record
+from .club_data import OWNER_HASH, hands, record, source_instance
 
 
 def _build() -> int:
@@ -50,16 +49,10 @@ def _build() -> int:
 @pytest.fixture(scope="module")
 def leavers_export(migrated_database, tmp_path_factory):
     """(JSON export, CSV export) of _build(), made on an instance of its own."""
-    path = tmp_path_factory.mktemp("leavers") / "source.sqlite"
-    shutil.copyfile(migrated_database, path)
-    source = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}
-    )
-    with source.app_context():
+    with source_instance(migrated_database, tmp_path_factory.mktemp("leavers")):
         club_id = _build()
         document = export_json.export_club_json(club_id)
         table = export_csv.export_club_csv(club_id)
-        db.engine.dispose()
     return document, table
 
 

@@ -1,4 +1,4 @@
-"""Serve a test app from a thread, the way every browser test's server runs."""
+"""Serve a test app from a thread on loopback: the browser tests' servers and Schemathesis'."""
 
 import threading
 from collections.abc import Iterable, Iterator
@@ -25,7 +25,9 @@ class ClosingRequestHandler(WSGIRequestHandler):
 
 
 @contextmanager
-def serve(app: Flask) -> Iterator[str]:
+def serve(
+    app: Flask, handler: type[ClosingRequestHandler] = ClosingRequestHandler
+) -> Iterator[str]:
     """Serve `app` on a free loopback port; yield its base URL; stop and dispose after."""
     wsgi_app = app.wsgi_app
 
@@ -33,9 +35,7 @@ def serve(app: Flask) -> Iterator[str]:
         environ[RESPONSE_KEY] = answer = wsgi_app(environ, start_response)
         return answer
 
-    server = make_server(
-        "127.0.0.1", 0, keeping_the_answer, threaded=True, request_handler=ClosingRequestHandler
-    )
+    server = make_server("127.0.0.1", 0, keeping_the_answer, threaded=True, request_handler=handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
