@@ -45,6 +45,7 @@ def register_extensions(app: Flask) -> None:
     from flask_babel import lazy_gettext as _l
 
     from scorekeeper import (  # noqa: F401  (models: tables)
+        answers,
         compression,
         converters,
         devices,
@@ -95,7 +96,9 @@ def register_extensions(app: Flask) -> None:
     app.jinja_env.globals["language_names"] = LANGUAGE_NAMES
     # A name for one rendering of a page's messages (a cached copy shown again has the same).
     app.jinja_env.globals["once_id"] = functools.partial(secrets.token_urlsafe, 9)
-    # Unchanged live polls, then (outermost) a load balancer's probe: answered before Flask.
+    # Read answers kept whole, unchanged live polls, then (outermost) a load balancer's probe:
+    # answered before Flask.
+    app.wsgi_app = answers.answer_kept(app, app.wsgi_app)  # type: ignore[method-assign, assignment]
     app.wsgi_app = polls.answer_polls(app, app.wsgi_app)  # type: ignore[method-assign, assignment]
     app.wsgi_app = health.answer_probes(app.wsgi_app)  # type: ignore[method-assign, assignment]
 

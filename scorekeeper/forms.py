@@ -10,6 +10,7 @@ import re
 import secrets
 from collections.abc import Sequence
 
+from flask import has_request_context, request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -237,9 +238,19 @@ class SetupForm(HouseRuleFields):
         return self[field] if field else None
 
 
+# Where a request's environ lists the write keys its answer carries (answers.py reads it).
+WRITE_KEYS = "scorekeeper.write_keys"
+
+
 def new_write_key() -> str:
-    """A fresh key for the next write a form will send (22 URL-safe characters)."""
-    return secrets.token_urlsafe(16)
+    """A fresh key for the next write a form will send (22 URL-safe characters); listed in
+    the request's environ, where answers.py finds it to give each replay of a page its own."""
+    key = secrets.token_urlsafe(16)
+    if has_request_context():
+        keys = request.environ.get(WRITE_KEYS)
+        if keys is not None:
+            keys.append(key)
+    return key
 
 
 def write_key(raw: object) -> str | None:

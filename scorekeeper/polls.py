@@ -65,7 +65,7 @@ class Poller:
         if (share is None and game is None) or "\x00" in raw_cookies or "\\" in raw_cookies:
             return None
         cookies = parse_cookie(raw_cookies)
-        if not self._anonymous(cookies):
+        if self.session_of(cookies) is None:
             return None
         device = cookies.get(devices.COOKIE, "")
         if game is not None and not devices.valid(device):
@@ -82,30 +82,33 @@ class Poller:
             return None  # the database busy or away: the view answers it (503, logged)
         if ref is None or ref.club_id is not None or (game is not None and right is None):
             return None
-        shown["language"] = self._language(cookies, environ.get("HTTP_ACCEPT_LANGUAGE"))
+        shown["language"] = self.language(cookies, environ.get("HTTP_ACCEPT_LANGUAGE"))
         etag = etag_text(etag_of(ref.id, ref.version), shown)
         if not sent_back(environ.get("HTTP_IF_NONE_MATCH"), etag):
             return None
         return [("ETag", quote_etag(etag)), *self.headers]
 
-    def _anonymous(self, cookies: Any) -> bool:
-        """No account is signed in: no remember-me cookie, and a session (if any) that is ours,
-        not permanent (Flask would send it again) and names no account."""
+    def session_of(self, cookies: Any) -> dict[str, Any] | None:
+        """The session of a reader no account is signed in for (empty if none), or None: a
+        remember-me cookie, or a session that is not ours, is permanent (Flask would send it
+        again) or names an account."""
         if self.remember_cookie in cookies:
-            return False
+            return None
         value = cookies.get(self.session_cookie)
         if not value:
-            return True
+            return {}
         serializer = self.app.session_interface.get_signing_serializer(self.app)  # type: ignore[attr-defined]
         if serializer is None:
-            return False
+            return None
         try:
             data = serializer.loads(value, max_age=self.max_age)
         except BadSignature:
-            return False
-        return USER_KEY not in data and not data.get("_permanent")
+            return None
+        if not isinstance(data, dict) or USER_KEY in data or data.get("_permanent"):
+            return None
+        return data
 
-    def _language(self, cookies: Any, accept: str | None) -> str:
+    def language(self, cookies: Any, accept: str | None) -> str:
         """The request's language as i18n.select_locale picks it for an anonymous reader of a
         page with no club language: the switcher's cookie, the phone's, or the default."""
         served = locales()

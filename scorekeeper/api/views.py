@@ -7,7 +7,6 @@ club game never opens with a game token, and a quick game never with a personal 
 
 from __future__ import annotations
 
-import hmac
 import re
 from typing import Any
 
@@ -182,9 +181,7 @@ def _allowed(game, game_id: int, *, edit: bool):
         return game
     if account is not None:
         raise _refusal(403, _("A personal API token opens club games only: use this game's token."))
-    token = raw.encode()
-    tokens = [game.edit_token] if edit else [game.edit_token, game.view_token]
-    if not any(hmac.compare_digest(token, known.encode()) for known in tokens):
+    if not game_service.opens(raw, game, edit=edit):
         message = (
             _("Recording scores needs this game's edit token.")
             if edit

@@ -27,6 +27,7 @@ from scorekeeper.services.games.mapping import (
 from scorekeeper.services.games.reads import (
     DeviceGameLine,
     GameRef,
+    committed_keys,
     device_access,
     game_by_token,
     game_columns_for_device,
@@ -36,6 +37,7 @@ from scorekeeper.services.games.reads import (
     game_row,
     games_of_device,
     history_of,
+    opens,
 )
 from scorekeeper.services.games.snapshot import (
     JOINED_LATE,
@@ -94,6 +96,8 @@ __all__ = [
     "game_for_device",
     "game_ref",
     "game_keys",
+    "committed_keys",
+    "opens",
     "game_row",
     "games_of_device",
     "history_of",

@@ -3,6 +3,7 @@ and the games a device knows. What a game's rounds add up to comes from its snap
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -64,6 +65,20 @@ def game_keys(game_id: int) -> Row[int, int, str, str, int | None] | None:
     return db.session.execute(_KEYS, {"game_id": game_id}).first()
 
 
+def committed_keys(game_id: int) -> Row[int, int, str, str, int | None] | None:
+    """game_keys in one light query outside the session (an answer made before Flask)."""
+    with committed() as connection:
+        return connection.execute(_KEYS, {"game_id": game_id}).first()
+
+
+def opens(token: str, keys: Any, *, edit: bool) -> bool:
+    """True if a bearer token is this quick game's own token that allows it: its edit token,
+    or (to read, `edit` False) its view token too. Compared in constant time."""
+    given = token.encode()
+    tokens = [keys.edit_token] if edit else [keys.edit_token, keys.view_token]
+    return any(hmac.compare_digest(given, known.encode()) for known in tokens)
+
+
 def game_row(game_id: int) -> Game | None:
     """Only the game's own row (its snapshot has the rounds)."""
     return db.session.get(Game, game_id)
@@ -105,12 +120,12 @@ class GameRef:
 def game_ref(
     *, device: str | None = None, game_id: int | None = None, view_token: str | None = None
 ) -> tuple[GameRef | None, str | None]:
-    """The game with this id (and what `device` may do with it, as device_access) or this share
-    token (then no device right: None), in one light query outside the session."""
+    """The game with this id or this share token, and what `device` may do with it (as
+    device_access), in one light query outside the session."""
     if game_id is not None:
         query, params = _REF_FOR_DEVICE, {"game_id": game_id, "device": device or ""}
     else:
-        query, params = _REF_BY_TOKEN, {"view_token": view_token or "", "device": ""}
+        query, params = _REF_BY_TOKEN, {"view_token": view_token or "", "device": device or ""}
     with committed() as connection:
         row = connection.execute(query, params).first()
     if row is None:

@@ -1,0 +1,300 @@
+"""Read answers kept whole and answered before Flask: a game's page, its share page, its charts
+and the API's JSON of it, once rendered for one version of the game, are the same bytes for
+every later request that names the same things, so they are kept per process and sent again
+with no request context, session, hooks or template.
+
+An answer's name says everything it shows, worked out from the request and one light query
+(the game's version and this phone's right, as the polls in polls.py): the route and its
+arguments, the version, the reader's access and language, this phone (a scorer's history says
+"this phone"), whether the share page offers "keep this game", the CSRF slot and the session's
+own CSRF token (a form's token is signed once per slot: etags.py's CSRF_SLOT), the address the
+page was asked at (absolute links), and whether the answer is gzipped. A request this layer
+cannot name exactly as the views would answer it goes on to Flask, as polls.py leaves its own:
+a signed-in reader, a session it cannot read, a club game, a phone without a right, a query
+string, an If-None-Match (Flask and polls.py answer those, 304 or not).
+
+Flask's answer to a named request is kept when it is a 200 that sets no cookie (a session
+changed, a message shown, a new phone, a new CSRF token: each of those is the first answer
+only) and the game did not move while it was made (the name, worked out again after, is the
+same). Round sheets carry a fresh write key per view (forms.new_write_key): each is a slot,
+filled with a new key on every replay; a gzipped answer is kept as deflate blocks standing
+alone (compression.segment), the new keys go in between as stored blocks.
+
+What a version's answers are made of is kept elsewhere too (snapshots, parts); this keeps the
+final bytes, so a repeat view costs the query and a copy. At most MAX_BYTES of answers are kept
+per process, least recently used first out; old versions are never asked for again.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import struct
+import threading
+import time
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask
+from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.http import parse_cookie
+
+from scorekeeper import devices
+from scorekeeper.compression import GZIP_HEADER, segment
+from scorekeeper.converters import IdConverter
+from scorekeeper.etags import CSRF_SLOT, etag_text
+from scorekeeper.forms import WRITE_KEYS, new_write_key
+from scorekeeper.polls import Poller
+from scorekeeper.services import games as game_service
+from scorekeeper.services.accounts import looks_personal
+
+Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+_ID = IdConverter.regex
+_TOKEN = r"[A-Za-z0-9_-]{1,64}"
+# route name -> the paths it answers (each argument a group)
+ROUTES = {
+    "game": re.compile(rf"/games/({_ID})"),
+    "share": re.compile(rf"/s/({_TOKEN})"),
+    "game-chart": re.compile(rf"/games/({_ID})/chart/(race|rounds)\.svg"),
+    "share-chart": re.compile(rf"/s/({_TOKEN})/chart/(race|rounds)\.svg"),
+    "api-game": re.compile(rf"/api/v1/games/({_ID})"),
+}
+# The API's bearer token, as api/views.py reads it.
+BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9._~+/-]{1,200}=*)")
+# What the address of a page is made of (absolute links, the share link's QR code), before and
+# after a trusted proxy's headers (security.py's ProxyFix runs inside this layer).
+ADDRESS = (
+    "wsgi.url_scheme",
+    "HTTP_HOST",
+    "SERVER_NAME",
+    "SERVER_PORT",
+    "SCRIPT_NAME",
+    "HTTP_X_FORWARDED_PROTO",
+    "HTTP_X_FORWARDED_HOST",
+    "HTTP_X_FORWARDED_PORT",
+    "HTTP_X_FORWARDED_PREFIX",
+)
+MAX_BYTES = 24 * 1024 * 1024
+# The final empty block of a deflate stream (fixed Huffman, end of block).
+FINAL_BLOCK = b"\x03\x00"
+# Headers worked out again for each answer (by this layer or by gunicorn).
+PER_ANSWER = frozenset({"content-length", "date", "set-cookie"})
+
+
+@dataclass(frozen=True)
+class Kept:
+    """An answer's status and headers and its text between the write keys it carried: `texts`
+    (one more than the slots), `slots` (which of the answer's keys each slot held: one new key
+    each per replay) and, gzipped, each text as deflate blocks standing alone (`blocks`)."""
+
+    status: str
+    headers: tuple[tuple[str, str], ...]
+    texts: tuple[bytes, ...]
+    slots: tuple[int, ...]
+    blocks: tuple[bytes, ...] | None
+    # The answer's bytes as sent when it has no slot (the same every time).
+    whole: bytes
+
+    @property
+    def size(self) -> int:
+        return len(self.whole) + sum(map(len, self.texts)) + sum(map(len, self.blocks or ()))
+
+    def body(self) -> bytes:
+        """The answer's bytes, with new write keys in its slots."""
+        if not self.slots:
+            return self.whole
+        keys = [new_write_key().encode() for _key in range(max(self.slots) + 1)]
+        if self.blocks is None:
+            pieces = [self.texts[0]]
+            for slot, text in zip(self.slots, self.texts[1:], strict=True):
+                pieces += [keys[slot], text]
+            return b"".join(pieces)
+        crc = zlib.crc32(self.texts[0])
+        length = len(self.texts[0])
+        pieces = [GZIP_HEADER, self.blocks[0]]
+        for slot, text, blocks in zip(self.slots, self.texts[1:], self.blocks[1:], strict=True):
+            key = keys[slot]
+            # A stored block (no compression, byte-aligned) joins blocks standing alone.
+            pieces += [b"\x00", struct.pack("<HH", len(key), len(key) ^ 0xFFFF), key, blocks]
+            crc = zlib.crc32(text, zlib.crc32(key, crc))
+            length += len(key) + len(text)
+        pieces += [FINAL_BLOCK, struct.pack("<II", crc, length & 0xFFFFFFFF)]
+        return b"".join(pieces)
+
+
+def kept_from(
+    status: str, headers: list[tuple[str, str]], body: bytes, write_keys: list[str]
+) -> Kept | None:
+    """What to keep of Flask's answer; None if it is encoded in a way this cannot replay."""
+    kept_headers = tuple((k, v) for k, v in headers if k.lower() not in PER_ANSWER)
+    encoding = next((v for k, v in headers if k.lower() == "content-encoding"), None)
+    if encoding not in (None, "gzip"):
+        return None
+    keys = [key.encode() for key in dict.fromkeys(write_keys)]
+    if not keys:
+        return Kept(status, kept_headers, (body,), (), None, body)
+    text = gzip.decompress(body) if encoding else body
+    pattern = re.compile(b"|".join(re.escape(key) for key in keys))
+    texts, slots, position = [], [], 0
+    for found in pattern.finditer(text):
+        texts.append(text[position : found.start()])
+        slots.append(keys.index(found.group()))
+        position = found.end()
+    texts.append(text[position:])
+    blocks = tuple(segment(piece) for piece in texts) if encoding else None
+    return Kept(status, kept_headers, tuple(texts), tuple(slots), blocks, body)
+
+
+class Answers:
+    """Names requests as the views would answer them, and keeps their answers."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        self.poller = Poller(app)
+        self.csrf_field = app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+        self.kept: OrderedDict[str, Kept] = OrderedDict()
+        self.size = 0
+        self.lock = threading.Lock()
+
+    def name(self, environ: dict[str, Any]) -> str | None:
+        """Everything the answer to this request shows, as one string; None: Flask answers."""
+        if (
+            environ.get("REQUEST_METHOD") != "GET"
+            or environ.get("QUERY_STRING")
+            or environ.get("HTTP_IF_NONE_MATCH")
+        ):
+            return None
+        path = environ.get("PATH_INFO", "")
+        route, found = next(
+            ((route, hit) for route, pattern in ROUTES.items() if (hit := pattern.fullmatch(path))),
+            ("", None),
+        )
+        if found is None:
+            return None
+        gzipped = "gzip" in environ.get("HTTP_ACCEPT_ENCODING", "")
+        if route == "api-game":
+            return self._api_name(environ, int(found.group(1)), gzipped)
+        raw_cookies = environ.get("HTTP_COOKIE", "")
+        if "\x00" in raw_cookies or "\\" in raw_cookies:
+            return None
+        cookies = parse_cookie(raw_cookies)
+        session = self.poller.session_of(cookies)
+        if session is None:
+            return None  # signed in, or a session this layer cannot read
+        device = cookies.get(devices.COOKIE, "")
+        if not devices.valid(device):
+            if route.startswith("game"):
+                return None  # the view makes this phone a device token first
+            device = ""
+        try:
+            with self.app.app_context():
+                if route.startswith("game"):
+                    ref, right = game_service.game_ref(device=device, game_id=int(found.group(1)))
+                else:
+                    ref, right = game_service.game_ref(view_token=found.group(1), device=device)
+        except SQLAlchemyError:
+            return None
+        if ref is None or ref.club_id is not None or (route.startswith("game") and right is None):
+            return None
+        shown: dict[str, object] = {
+            "route": route,
+            "arguments": found.groups(),
+            "language": self.poller.language(cookies, environ.get("HTTP_ACCEPT_LANGUAGE")),
+            "gzip": gzipped,
+            "address": tuple(environ.get(name) for name in ADDRESS),
+        }
+        if route == "game":
+            shown |= {"access": right, "device": device}
+        elif route == "share":
+            shown["offer_keep"] = right is None
+        if not route.endswith("chart"):
+            # A page's forms: its CSRF token, signed from the session's once per slot.
+            shown |= {"slot": int(time.time()) // CSRF_SLOT, "csrf": session.get(self.csrf_field)}
+        return etag_text(f"g{ref.id}v{ref.version}", shown)
+
+    def _api_name(self, environ: dict[str, Any], game_id: int, gzipped: bool) -> str | None:
+        """The API's GET of a game with one of its own tokens (its JSON has no words)."""
+        found = BEARER.fullmatch(environ.get("HTTP_AUTHORIZATION", "").strip())
+        if found is None:
+            return None
+        token = found.group(1)
+        try:
+            with self.app.app_context():
+                keys = game_service.committed_keys(game_id)
+        except SQLAlchemyError:
+            return None
+        if keys is None or keys.club_id is not None:
+            return None
+        if looks_personal(token) or not game_service.opens(token, keys, edit=False):
+            return None
+        return etag_text(f"g{keys.id}v{keys.version}", {"route": "api-game", "gzip": gzipped})
+
+    def clear(self) -> None:
+        """Forget every kept answer (as a new process starts)."""
+        with self.lock:
+            self.kept.clear()
+            self.size = 0
+
+    def get(self, name: str) -> Kept | None:
+        with self.lock:
+            kept = self.kept.get(name)
+            if kept is not None:
+                self.kept.move_to_end(name)
+            return kept
+
+    def keep(self, name: str, kept: Kept) -> None:
+        with self.lock:
+            old = self.kept.pop(name, None)
+            if old is not None:
+                self.size -= old.size
+            self.kept[name] = kept
+            self.size += kept.size
+            while self.size > MAX_BYTES and self.kept:
+                _name, dropped = self.kept.popitem(last=False)
+                self.size -= dropped.size
+
+
+def answer_kept(app: Flask, wsgi: Wsgi) -> Wsgi:
+    """`wsgi` (the app's), with the read answers it made once sent again before it."""
+    answers = Answers(app)
+    app.extensions["scorekeeper_answers"] = answers
+
+    def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        name = answers.name(environ)
+        if name is None:
+            return wsgi(environ, start_response)
+        kept = answers.get(name)
+        if kept is not None:
+            body = kept.body()
+            start_response(kept.status, [*kept.headers, ("Content-Length", str(len(body)))])
+            return [body]
+        asked = dict(environ)  # as asked: a trusted proxy's headers are applied inside
+        environ[WRITE_KEYS] = []
+        answered: dict[str, Any] = {}
+
+        def capture(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answered["status"], answered["headers"] = status, headers
+            return start_response(status, headers, exc_info)
+
+        answer = wsgi(environ, capture)
+        status, headers = answered.get("status", ""), answered.get("headers", [])
+        if not status.startswith("200 ") or any(k.lower() == "set-cookie" for k, _v in headers):
+            return answer
+        try:
+            data = b"".join(answer)
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+        # Kept only if the game did not move while the answer was made (versions only grow).
+        if answers.name(asked) == name:
+            kept = kept_from(status, headers, data, environ[WRITE_KEYS])
+            if kept is not None:
+                answers.keep(name, kept)
+        return [data]
+
+    return serve

@@ -1,0 +1,206 @@
+"""scorekeeper.answers: a game's page, share page, charts and API JSON, once made for a version,
+are sent again before Flask; what is sent is what the views send (a round sheet with a new
+write key each time), and every change a page shows (a round, the language, the phone's right,
+the session's CSRF token, the address) gets a newly made answer. What this layer cannot judge
+goes on to the views."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from tests.games.test_views import round_data, start_game
+
+GZIP = {"Accept-Encoding": "gzip"}
+WRITE_KEY = re.compile(r'name="idempotency_key" type="hidden" value="([^"]+)"')
+CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+
+
+@pytest.fixture
+def reached(app: Flask) -> list[str]:
+    """The paths of the requests that reached Flask's own handling."""
+    paths: list[str] = []
+
+    @app.before_request
+    def _seen() -> None:
+        from flask import request
+
+        paths.append(request.path)
+
+    return paths
+
+
+def _game(app: Flask, client: FlaskClient, rounds: int = 1) -> tuple[int, str, str]:
+    game_id = start_game(client)
+    for number in range(1, rounds + 1):
+        client.post(f"/games/{game_id}/rounds", data=round_data(number, {1: 5, 2: 9, 3: 0}, out=0))
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        return game_id, game.view_token, game.edit_token
+
+
+def _text(response) -> str:
+    data = response.get_data()
+    if response.headers.get("Content-Encoding") == "gzip":
+        # As a browser reads it: a stream, block by block.
+        data = zlib.decompressobj(31).decompress(data)
+        assert gzip.decompress(response.get_data()) == data
+    return data.decode()
+
+
+def _same_but_keys(first: str, second: str) -> None:
+    assert WRITE_KEY.sub("KEY", first) == WRITE_KEY.sub("KEY", second)
+
+
+@pytest.mark.parametrize("headers", [{}, GZIP], ids=["plain", "gzip"])
+def test_the_game_page_is_sent_again_before_flask_as_the_view_makes_it(
+    app, client, reached, headers
+):
+    game_id, _view, _edit = _game(app, client)
+    app.config["WTF_CSRF_ENABLED"] = True  # the form sent below must carry a valid token
+    url = f"/games/{game_id}"
+    client.get(url, headers=headers)  # the session gets its CSRF token: that answer sets it
+    made = client.get(url, headers=headers)
+    assert made.status_code == 200
+    reached.clear()
+    again = [client.get(url, headers=headers) for _ in range(3)]
+    assert reached == []
+    # The view's headers, and its page but for the round sheet's write key: a new one each time.
+    for answer in again:
+        assert answer.status_code == 200
+        assert dict(answer.headers) | {"Content-Length": "-"} == dict(made.headers) | {
+            "Content-Length": "-"
+        }
+        _same_but_keys(_text(answer), _text(made))
+    keys = [WRITE_KEY.search(_text(answer)).group(1) for answer in [made, *again]]
+    assert len(set(keys)) == 4
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{22}", key) for key in keys)
+    # The form sent from a page answered so saves the round.
+    page = _text(again[-1])
+    data = round_data(2, {1: 3, 2: 4, 3: 1}, out=0)
+    data |= {"idempotency_key": keys[-1], "csrf_token": CSRF.search(page).group(1)}
+    saved = client.post(f"/games/{game_id}/rounds", data=data)
+    assert saved.status_code == 302 and saved.headers["Location"].split("#")[0].endswith(url)
+    assert "Round 3" in _text(client.get(url, headers=headers))
+
+
+def test_every_change_the_page_shows_gets_a_new_answer(app, client, reached):
+    game_id, token, _edit = _game(app, client)
+    url = f"/games/{game_id}"
+    client.get(url)
+    client.get(url)
+    reached.clear()
+    assert client.get(url, headers={"Accept-Language": "en"}).status_code == 200
+    # Another language, from the phone or the switcher's cookie: made by the view.
+    french = client.get(url, headers={"Accept-Language": "fr"})
+    assert "Manche 2" in _text(french) and reached == [url]
+    client.set_cookie("lang", "es")
+    assert "Ronda 2" in _text(client.get(url)) and reached == [url, url]
+    client.delete_cookie("lang")
+    # Another address: its absolute links (the share link) follow.
+    reached.clear()
+    client.set_cookie("sk_device", client.get_cookie("sk_device").value, domain="127.0.0.1")
+    elsewhere = client.get(f"http://127.0.0.1{url}")
+    assert reached == [url] and "http://127.0.0.1/s/" in _text(elsewhere)
+    # A round saved (another version): the page made again shows it.
+    client.post(f"/games/{game_id}/rounds", data=round_data(2, {1: 11, 2: 4, 3: 2}, out=0))
+    reached.clear()
+    assert "Round 3" in _text(client.get(url)) and reached == [url]
+    # Another phone with the game to watch: its own page (no round sheet).
+    watcher = app.test_client()
+    watcher.get(f"/s/{token}")
+    watcher.post(f"/s/{token}/keep")
+    for _ in range(3):
+        watching = watcher.get(url)
+        assert watching.status_code == 200 and "idempotency_key" not in _text(watching)
+
+
+def test_each_session_gets_its_own_csrf_token(app, client, reached):
+    game_id, _view, _edit = _game(app, client)
+    url = f"/games/{game_id}"
+    client.get(url)
+    mine = CSRF.search(_text(client.get(url))).group(1)
+    assert CSRF.search(_text(client.get(url))).group(1) == mine
+    # The same phone with a new session (another browser profile): not the first one's token.
+    other = app.test_client()
+    other.set_cookie("sk_device", client.get_cookie("sk_device").value)
+    other.get(url)
+    theirs = CSRF.search(_text(other.get(url))).group(1)
+    assert theirs != mine
+
+
+def test_a_message_waiting_is_shown_by_the_view(app, client, reached):
+    game_id, token, _edit = _game(app, client)
+    watcher = app.test_client()
+    # The first answers set the session (its CSRF token, then Flask-Login's mark): made each.
+    for _ in range(3):
+        watcher.get(f"/s/{token}")
+    reached.clear()
+    watcher.get(f"/s/{token}")
+    assert reached == []
+    # "Keep this game" flashes a message: the next page shows it, then stops offering to keep.
+    watcher.post(f"/s/{token}/keep")
+    shown = _text(watcher.get(f"/s/{token}"))
+    assert "This game is now on your phone" in shown
+    after = [_text(watcher.get(f"/s/{token}")) for _ in range(2)]
+    assert all("This game is now on your phone" not in page for page in after)
+    assert all(f"/s/{token}/keep" not in page for page in after)
+
+
+@pytest.mark.parametrize("kind", ["race", "rounds"])
+def test_charts_are_sent_again_in_the_readers_language(app, client, reached, kind):
+    game_id, token, _edit = _game(app, client, rounds=2)
+    for url in (f"/games/{game_id}/chart/{kind}.svg", f"/s/{token}/chart/{kind}.svg"):
+        made = client.get(url, headers=GZIP)
+        reached.clear()
+        again = client.get(url, headers=GZIP)
+        assert reached == [] and again.get_data() == made.get_data()
+        assert again.headers["ETag"] == made.headers["ETag"]
+        french = client.get(url, headers={"Accept-Language": "fr"})
+        assert reached == [url] and _text(french) != _text(made)
+
+
+def test_the_api_json_is_sent_again_to_the_games_own_tokens(app, client, reached):
+    game_id, view, edit = _game(app, client)
+    url = f"/api/v1/games/{game_id}"
+    for token in (view, edit):
+        made = client.get(url, headers={"Authorization": f"Bearer {token}"})
+        assert made.status_code == 200
+        reached.clear()
+        again = client.get(url, headers={"Authorization": f"Bearer {token}"})
+        assert reached == [] and again.get_json() == made.get_json()
+    # A token that does not open the game, or none: the view's refusal, every time.
+    for headers in ({"Authorization": "Bearer nope"}, {}):
+        for _ in range(2):
+            assert client.get(url, headers=headers).status_code in (401, 403)
+    # A round saved: the JSON made again has it.
+    client.post(f"/games/{game_id}/rounds", data=round_data(2, {1: 1, 2: 2, 3: 3}, out=0))
+    fresh = client.get(url, headers={"Authorization": f"Bearer {view}"})
+    assert len(fresh.get_json()["rounds"]) == 2
+
+
+def test_what_this_layer_cannot_judge_goes_on_to_the_views(app, client, reached, signed_in_client):
+    game_id, token, _edit = _game(app, client)
+    url = f"/games/{game_id}"
+    for _ in range(2):
+        client.get(url)
+    for path in (f"{url}?x=1", url):
+        reached.clear()
+        client.get(path, headers={"If-None-Match": '"x"'} if path == url else {})
+        assert reached == [url]
+    # A phone with no right to the game: the view's 404, every time.
+    stranger = app.test_client()
+    stranger.set_cookie("sk_device", "s" * 30)
+    assert [stranger.get(url).status_code for _ in range(2)] == [404, 404]
+    # Signed in: the view answers (the account's links and language).
+    for _ in range(2):
+        reached.clear()
+        signed_in_client.get(f"/s/{token}")
+        assert reached == [f"/s/{token}"]
