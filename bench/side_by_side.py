@@ -102,9 +102,28 @@ def fetch(url: str, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             answer.read()
-            return answer.status, dict(answer.headers)
+            got = dict(answer.headers)
+            got["Set-Cookie"] = "\n".join(answer.headers.get_all("Set-Cookie") or [])
+            return answer.status, got
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers)
+
+
+def settled(url: str, headers: dict[str, str]) -> tuple[int, dict[str, str], dict[str, str]]:
+    """Fetch `url` as a phone's browser does, keeping the cookies it is given, until it is
+    given none (a session's CSRF token, then Flask-Login's mark): the headers a phone then
+    sends with every view of the page, and the last answer."""
+    jar = dict(
+        part.strip().split("=", 1) for part in headers.get("Cookie", "").split(";") if "=" in part
+    )
+    for _visit in range(5):
+        status, got = fetch(url, headers)
+        cookies = [line.split(";", 1)[0] for line in got.get("Set-Cookie", "").splitlines()]
+        if not cookies:
+            break
+        jar.update(cookie.strip().split("=", 1) for cookie in cookies if "=" in cookie)
+        headers = {**headers, "Cookie": "; ".join(f"{k}={v}" for k, v in jar.items())}
+    return status, got, headers
 
 
 @contextmanager
@@ -259,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
                         )
                         path, headers, poll = plans[name][kind]
                         headers = {**BROWSER, **headers}
-                        status, got = fetch(base + path, headers)  # warm: charts drawn, kept
+                        # Warm (charts drawn, answers kept), with the cookies a phone keeps.
+                        status, got, headers = settled(base + path, headers)
                         if poll:
                             headers["If-None-Match"] = got["ETag"]
                             status, _ = fetch(base + path, headers)

@@ -12,7 +12,7 @@ from sqlalchemy import Row, and_, bindparam, select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, DeviceGame, Game, Player
-from scorekeeper.services.games.snapshot import committed
+from scorekeeper.services.games.snapshot import light_read
 
 # A device's right to a game, joined to the game (None where the device never opened it).
 _THIS_DEVICE = and_(DeviceGame.game_id == Game.id, DeviceGame.device == bindparam("device"))
@@ -65,10 +65,9 @@ def game_keys(game_id: int) -> Row[int, int, str, str, int | None] | None:
     return db.session.execute(_KEYS, {"game_id": game_id}).first()
 
 
-def committed_keys(game_id: int) -> Row[int, int, str, str, int | None] | None:
+def committed_keys(game_id: int) -> Any:
     """game_keys in one light query outside the session (an answer made before Flask)."""
-    with committed() as connection:
-        return connection.execute(_KEYS, {"game_id": game_id}).first()
+    return light_read(_KEYS, {"game_id": game_id})
 
 
 def opens(token: str, keys: Any, *, edit: bool) -> bool:
@@ -126,8 +125,7 @@ def game_ref(
         query, params = _REF_FOR_DEVICE, {"game_id": game_id, "device": device or ""}
     else:
         query, params = _REF_BY_TOKEN, {"view_token": view_token or "", "device": device or ""}
-    with committed() as connection:
-        row = connection.execute(query, params).first()
+    row = light_read(query, params)
     if row is None:
         return None, None
     return GameRef(row.id, row.version, row.view_token, row.club_id), _right(device, row.can_edit)

@@ -15,12 +15,15 @@ phone committed a change in between.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from blinker import Namespace
 from flask import current_app
-from sqlalchemy import Connection, Row, bindparam, select
+from sqlalchemy import Connection, Row, Select, bindparam, select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from scorekeeper import core
@@ -116,6 +119,51 @@ def committed() -> Connection:
     """A connection of its own that only reads what is committed (SQLite: a read snapshot that
     never waits for the request's own write lock; sqlite.py reads its `read_only` option)."""
     return db.engine.connect().execution_options(read_only=True)
+
+
+# Sent (by the engine) with each light read's SQL: SQLAlchemy's own events do not see them
+# (tests and bench/run.py count statements).
+light_reads = Namespace().signal("scorekeeper.light-read")
+# A light read's statement as its database's driver takes it: SQL, its compiled form, its rows.
+_light: dict[tuple[int, str], tuple[str, Any, Any]] = {}
+
+
+def light_read(statement: Select[*tuple[Any, ...]], params: dict[str, Any]) -> Any | None:
+    """The first row of one SELECT of committed rows, or None: what `committed()` reads, on a
+    pooled connection of the driver's own, with no transaction of SQLAlchemy's around the one
+    statement (SQLite: one statement is its own snapshot; PostgreSQL: read committed, rolled
+    back as the pool takes the connection back). For the one small query of an answer made
+    before Flask (a poll's ETag, a kept answer's name): SQLAlchemy's connection, transaction
+    and result cost ~7x the query itself there. Its columns come back as the driver gives them
+    (SQLite's booleans as 1 and 0), by name."""
+    engine = db.engine
+    key = (id(statement), engine.dialect.name)
+    found = _light.get(key)
+    if found is None:
+        compiled = statement.compile(dialect=engine.dialect)
+        row = namedtuple("LightRow", statement.selected_columns.keys())  # type: ignore[misc]
+        found = _light[key] = (str(compiled), compiled, row)
+    sql, compiled, row_type = found
+    values = compiled.construct_params(params)
+    positions = compiled.positiontup or []
+    args = tuple(values[name] for name in positions) if compiled.positional else values
+    dbapi_error = engine.dialect.loaded_dbapi.Error
+    if light_reads.receivers:
+        light_reads.send(engine, statement=sql)
+    try:
+        connection = engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute(sql, args)
+                first = cursor.fetchone()
+            finally:
+                cursor.close()
+        finally:
+            connection.close()
+    except dbapi_error as error:
+        raise DBAPIError.instance(sql, args, error, dbapi_error) from error
+    return None if first is None else row_type(*first)
 
 
 def snapshot_of(game: Any) -> Snapshot:
