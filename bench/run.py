@@ -510,7 +510,8 @@ def _clear_charts(app: Flask) -> Callable[[int], None]:
     def clear(_index: int) -> None:
         shutil.rmtree(folder, ignore_errors=True)
         app.extensions["scorekeeper_snapshots"].clear()  # a new chart reads the rounds too
-        app.extensions["scorekeeper_answers"].clear()  # and is not an answer kept whole
+        if "scorekeeper_parts" in app.extensions:  # nor an answer kept whole
+            app.extensions["scorekeeper_parts"].clear()
 
     return clear
 

@@ -20,9 +20,9 @@ same). Round sheets carry a fresh write key per view (forms.new_write_key): each
 filled with a new key on every replay; a gzipped answer is kept as deflate blocks standing
 alone (compression.segment), the new keys go in between as stored blocks.
 
-What a version's answers are made of is kept elsewhere too (snapshots, parts); this keeps the
-final bytes, so a repeat view costs the query and a copy. At most MAX_BYTES of answers are kept
-per process, least recently used first out; old versions are never asked for again.
+Answers are kept beside the parts they are made of (services/games/snapshot.py: `kept_answer`,
+the same LRU as the version's rendered parts, so no new cache site), so a repeat view costs the
+query and a copy; old versions are never asked for again and fall out first.
 """
 
 from __future__ import annotations
@@ -30,10 +30,8 @@ from __future__ import annotations
 import gzip
 import re
 import struct
-import threading
 import time
 import zlib
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -78,7 +76,6 @@ ADDRESS = (
     "HTTP_X_FORWARDED_PORT",
     "HTTP_X_FORWARDED_PREFIX",
 )
-MAX_BYTES = 24 * 1024 * 1024
 # The final empty block of a deflate stream (fixed Huffman, end of block).
 FINAL_BLOCK = b"\x03\x00"
 # Headers worked out again for each answer (by this layer or by gunicorn).
@@ -98,10 +95,6 @@ class Kept:
     blocks: tuple[bytes, ...] | None
     # The answer's bytes as sent when it has no slot (the same every time).
     whole: bytes
-
-    @property
-    def size(self) -> int:
-        return len(self.whole) + sum(map(len, self.texts)) + sum(map(len, self.blocks or ()))
 
     def body(self) -> bytes:
         """The answer's bytes, with new write keys in its slots."""
@@ -150,15 +143,12 @@ def kept_from(
 
 
 class Answers:
-    """Names requests as the views would answer them, and keeps their answers."""
+    """Names requests as the views would answer them (in an app context)."""
 
     def __init__(self, app: Flask):
         self.app = app
         self.poller = Poller(app)
         self.csrf_field = app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-        self.kept: OrderedDict[str, Kept] = OrderedDict()
-        self.size = 0
-        self.lock = threading.Lock()
 
     def name(self, environ: dict[str, Any]) -> str | None:
         """Everything the answer to this request shows, as one string; None: Flask answers."""
@@ -191,11 +181,10 @@ class Answers:
                 return None  # the view makes this phone a device token first
             device = ""
         try:
-            with self.app.app_context():
-                if route.startswith("game"):
-                    ref, right = game_service.game_ref(device=device, game_id=int(found.group(1)))
-                else:
-                    ref, right = game_service.game_ref(view_token=found.group(1), device=device)
+            if route.startswith("game"):
+                ref, right = game_service.game_ref(device=device, game_id=int(found.group(1)))
+            else:
+                ref, right = game_service.game_ref(view_token=found.group(1), device=device)
         except SQLAlchemyError:
             return None
         if ref is None or ref.club_id is not None or (route.startswith("game") and right is None):
@@ -223,8 +212,7 @@ class Answers:
             return None
         token = found.group(1)
         try:
-            with self.app.app_context():
-                keys = game_service.committed_keys(game_id)
+            keys = game_service.committed_keys(game_id)
         except SQLAlchemyError:
             return None
         if keys is None or keys.club_id is not None:
@@ -233,41 +221,17 @@ class Answers:
             return None
         return etag_text(f"g{keys.id}v{keys.version}", {"route": "api-game", "gzip": gzipped})
 
-    def clear(self) -> None:
-        """Forget every kept answer (as a new process starts)."""
-        with self.lock:
-            self.kept.clear()
-            self.size = 0
-
-    def get(self, name: str) -> Kept | None:
-        with self.lock:
-            kept = self.kept.get(name)
-            if kept is not None:
-                self.kept.move_to_end(name)
-            return kept
-
-    def keep(self, name: str, kept: Kept) -> None:
-        with self.lock:
-            old = self.kept.pop(name, None)
-            if old is not None:
-                self.size -= old.size
-            self.kept[name] = kept
-            self.size += kept.size
-            while self.size > MAX_BYTES and self.kept:
-                _name, dropped = self.kept.popitem(last=False)
-                self.size -= dropped.size
-
 
 def answer_kept(app: Flask, wsgi: Wsgi) -> Wsgi:
     """`wsgi` (the app's), with the read answers it made once sent again before it."""
     answers = Answers(app)
-    app.extensions["scorekeeper_answers"] = answers
 
     def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        name = answers.name(environ)
+        with app.app_context():
+            name = answers.name(environ)
+            kept = None if name is None else game_service.kept_answer(name)
         if name is None:
             return wsgi(environ, start_response)
-        kept = answers.get(name)
         if kept is not None:
             body = kept.body()
             start_response(kept.status, [*kept.headers, ("Content-Length", str(len(body)))])
@@ -291,10 +255,11 @@ def answer_kept(app: Flask, wsgi: Wsgi) -> Wsgi:
             if close is not None:
                 close()
         # Kept only if the game did not move while the answer was made (versions only grow).
-        if answers.name(asked) == name:
-            kept = kept_from(status, headers, data, environ[WRITE_KEYS])
-            if kept is not None:
-                answers.keep(name, kept)
+        with app.app_context():
+            if answers.name(asked) == name:
+                made = kept_from(status, headers, data, environ[WRITE_KEYS])
+                if made is not None:
+                    game_service.keep_answer(name, made)
         return [data]
 
     return serve

@@ -42,6 +42,8 @@ from scorekeeper.services.games.reads import (
 from scorekeeper.services.games.snapshot import (
     JOINED_LATE,
     Snapshot,
+    keep_answer,
+    kept_answer,
     kept_part,
     snapshot_of,
     state_of,
@@ -96,6 +98,8 @@ __all__ = [
     "game_for_device",
     "game_ref",
     "game_keys",
+    "keep_answer",
+    "kept_answer",
     "committed_keys",
     "opens",
     "game_row",

@@ -43,8 +43,9 @@ TRIES = 3
 LATEST_CHANGES = 10
 # Rendered parts of kept versions' pages (sheet, standings and charts: 10-40 kB of HTML each; a
 # round sheet's hands up to ~150 kB), each with its gzip blocks beside it, by the part's ETag:
-# every phone watching a game, and each reload of its page, gets the same.
-PARTS = 128
+# every phone watching a game, and each reload of its page, gets the same. Whole answers made
+# of them are kept here too (answers.py: a page per phone, language and encoding, ~15-100 kB).
+PARTS = 256
 # What a kept part is: its text, or what is made of it once (compression.py's blocks).
 K = TypeVar("K")
 
@@ -319,13 +320,30 @@ def kept_part(snapshot: Snapshot, etag: str, render: Callable[[], K]) -> K:
     language, the reader's access). A snapshot not kept (read across a commit) keeps none."""
     if not snapshot.kept:
         return render()
-    parts: Lru[Any] = current_app.extensions.setdefault("scorekeeper_parts", Lru(PARTS))
+    parts = _parts()
     key = (snapshot.id, snapshot.version, etag)
     found = parts.get(key)
     if found is None:
         found = render()
         parts.put(key, found)
     return found
+
+
+def kept_answer(name: str) -> Any | None:
+    """A whole answer of a version's page kept under its name (answers.py: the version and
+    all the answer shows), beside the parts it is made of; None if none is kept."""
+    return _parts().get(("answer", name))
+
+
+def keep_answer(name: str, answer: Any) -> None:
+    """Keep a whole answer under its name (see kept_answer)."""
+    _parts().put(("answer", name), answer)
+
+
+def _parts() -> Lru[Any]:
+    """The app's kept parts and whole answers of versions."""
+    parts: Lru[Any] = current_app.extensions.setdefault("scorekeeper_parts", Lru(PARTS))
+    return parts
 
 
 def _cache() -> Lru[Snapshot]:
