@@ -78,6 +78,8 @@ ADDRESS = (
 )
 # The final empty block of a deflate stream (fixed Huffman, end of block).
 FINAL_BLOCK = b"\x03\x00"
+# Flask's session key of the messages waiting for the next page.
+FLASHES = "_flashes"
 # Headers worked out again for each answer (by this layer or by gunicorn).
 PER_ANSWER = frozenset({"content-length", "date", "set-cookie"})
 
@@ -173,8 +175,8 @@ class Answers:
             return None
         cookies = parse_cookie(raw_cookies)
         session = self.poller.session_of(cookies)
-        if session is None:
-            return None  # signed in, or a session this layer cannot read
+        if session is None or FLASHES in session:
+            return None  # signed in, a session this layer cannot read, or a message waiting
         device = cookies.get(devices.COOKIE, "")
         if not devices.valid(device):
             if route.startswith("game"):

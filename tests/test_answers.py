@@ -41,6 +41,7 @@ def _game(app: Flask, client: FlaskClient, rounds: int = 1) -> tuple[int, str, s
     game_id = start_game(client)
     for number in range(1, rounds + 1):
         client.post(f"/games/{game_id}/rounds", data=round_data(number, {1: 5, 2: 9, 3: 0}, out=0))
+    client.get(f"/games/{game_id}")  # as the browser follows the save: its message shown
     with app.app_context():
         game = db.session.get(Game, game_id)
         return game_id, game.view_token, game.edit_token
@@ -136,7 +137,19 @@ def test_each_session_gets_its_own_csrf_token(app, client, reached):
     assert theirs != mine
 
 
-def test_a_message_waiting_is_shown_by_the_view(app, client, reached):
+def test_a_message_waiting_is_shown_once_by_the_view(app, client, reached):
+    game_id, _view, _edit = _game(app, client)
+    url = f"/games/{game_id}"
+    for _ in range(2):
+        client.get(url)
+    with client.session_transaction() as session:
+        session["_flashes"] = [("info", "A word for the table")]
+    reached.clear()
+    assert "A word for the table" in _text(client.get(url)) and reached == [url]
+    assert "A word for the table" not in _text(client.get(url))
+
+
+def test_keeping_a_game_is_shown_by_the_view(app, client, reached):
     game_id, token, _edit = _game(app, client)
     watcher = app.test_client()
     # The first answers set the session (its CSRF token, then Flask-Login's mark): made each.
