@@ -113,8 +113,12 @@ def save(page: Page, *, online: bool = True) -> None:
     if not online:  # the round goes to the outbox: nothing navigates
         button.click()
         return
+    # The script marks the page (history.replaceState to #record), which Playwright counts as
+    # a navigation, then reloads it: wait for the new document, not only the mark.
+    page.evaluate("window.skPageBeforeSave = true")
     with page.expect_navigation():
         button.click()
+    page.wait_for_function("() => !window.skPageBeforeSave && document.readyState === 'complete'")
 
 
 def record(
