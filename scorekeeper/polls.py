@@ -54,6 +54,7 @@ class Poller:
         secure = [("Strict-Transport-Security", HSTS)] if config.get("SECURE_COOKIES") else []
         self.headers = [("Cache-Control", REVALIDATE), ("Vary", VARY), *HEADERS.items(), *secure]
         self.names: dict[str, str] = {}  # a language code -> its name as get_locale() writes it
+        self.signing: tuple[Any, Any] | None = None  # (secret key, its session serializer)
 
     def unchanged(self, environ: dict[str, Any]) -> list[tuple[str, str]] | None:
         """The 304's headers if this poll's ETag is still the live part's, else None."""
@@ -97,7 +98,7 @@ class Poller:
         value = cookies.get(self.session_cookie)
         if not value:
             return {}
-        serializer = self.app.session_interface.get_signing_serializer(self.app)  # type: ignore[attr-defined]
+        serializer = self._serializer()
         if serializer is None:
             return None
         try:
@@ -107,6 +108,15 @@ class Poller:
         if not isinstance(data, dict) or USER_KEY in data or data.get("_permanent"):
             return None
         return data
+
+    def _serializer(self) -> Any:
+        """Flask's session serializer, made once for the app's secret key (Flask makes one per
+        request; a new key, as a test sets one, makes a new one)."""
+        key = self.app.secret_key
+        if self.signing is None or self.signing[0] != key:
+            interface = self.app.session_interface
+            self.signing = (key, interface.get_signing_serializer(self.app))  # type: ignore[attr-defined]
+        return self.signing[1]
 
     def language(self, cookies: Any, accept: str | None) -> str:
         """The request's language as i18n.select_locale picks it for an anonymous reader of a
