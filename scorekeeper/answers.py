@@ -11,7 +11,8 @@ own CSRF token (a form's token is signed once per slot: etags.py's CSRF_SLOT), t
 page was asked at (absolute links), and whether the answer is gzipped. A request this layer
 cannot name exactly as the views would answer it goes on to Flask, as polls.py leaves its own:
 a signed-in reader, a session it cannot read, a club game, a phone without a right, a query
-string, an If-None-Match (Flask and polls.py answer those, 304 or not).
+string (but the version a page puts in a chart's address, which the view ignores), an
+If-None-Match (Flask and polls.py answer those, 304 or not).
 
 Flask's answer to a named request is kept when it is a 200 that sets no cookie (a session
 changed, a message shown, a new phone, a new CSRF token: each of those is the first answer
@@ -61,6 +62,9 @@ ROUTES = {
     "share-chart": re.compile(rf"/s/({_TOKEN})/chart/(race|rounds)\.svg"),
     "api-game": re.compile(rf"/api/v1/games/({_ID})"),
 }
+# A chart's address in a page carries its version (?v=14) so that a browser asks again after a
+# round; the chart view reads nothing of it.
+CACHE_BUSTER = re.compile(r"v=[0-9]{1,10}")
 # The API's bearer token, as api/views.py reads it.
 BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9._~+/-]{1,200}=*)")
 # What the address of a page is made of (absolute links, the share link's QR code), before and
@@ -154,11 +158,7 @@ class Answers:
 
     def name(self, environ: dict[str, Any]) -> str | None:
         """Everything the answer to this request shows, as one string; None: Flask answers."""
-        if (
-            environ.get("REQUEST_METHOD") != "GET"
-            or environ.get("QUERY_STRING")
-            or environ.get("HTTP_IF_NONE_MATCH")
-        ):
+        if environ.get("REQUEST_METHOD") != "GET" or environ.get("HTTP_IF_NONE_MATCH"):
             return None
         path = environ.get("PATH_INFO", "")
         route, found = next(
@@ -167,6 +167,9 @@ class Answers:
         )
         if found is None:
             return None
+        query = environ.get("QUERY_STRING")
+        if query and not (route.endswith("chart") and CACHE_BUSTER.fullmatch(query)):
+            return None  # what a query asks (a print page's ?lang=) is the views' to read
         gzipped = "gzip" in environ.get("HTTP_ACCEPT_ENCODING", "")
         if route == "api-game":
             return self._api_name(environ, int(found.group(1)), gzipped)

@@ -178,6 +178,13 @@ def test_charts_are_sent_again_in_the_readers_language(app, client, reached, kin
         assert again.headers["ETag"] == made.headers["ETag"]
         french = client.get(url, headers={"Accept-Language": "fr"})
         assert reached == [url] and _text(french) != _text(made)
+        # As a page links it (its version in the address): the same answer, before Flask.
+        reached.clear()
+        linked = client.get(f"{url}?v=3", headers=GZIP)
+        assert reached == [] and linked.get_data() == made.get_data()
+        # A print page's chart in the page's language: the view reads ?lang=.
+        client.get(f"{url}?v=3&lang=es", headers=GZIP)
+        assert reached == [url]
 
 
 def test_the_api_json_is_sent_again_to_the_games_own_tokens(app, client, reached):
