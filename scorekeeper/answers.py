@@ -11,8 +11,10 @@ own CSRF token (a form's token is signed once per slot: etags.py's CSRF_SLOT), t
 page was asked at (absolute links), and whether the answer is gzipped. A request this layer
 cannot name exactly as the views would answer it goes on to Flask, as polls.py leaves its own:
 a signed-in reader, a session it cannot read, a club game, a phone without a right, a query
-string (but the version a page puts in a chart's address, which the view ignores), an
-If-None-Match (Flask and polls.py answer those, 304 or not).
+string (but the version a page puts in a chart's address, which the view ignores). A request
+with If-None-Match naming the kept answer's ETag (a browser asking again for a chart or a page
+it holds) is answered 304 with the headers the views' 304 carries (polls.py's); the live
+parts' polls are polls.py's.
 
 Flask's answer to a named request is kept when it is a 200 that sets no cookie (a session
 changed, a message shown, a new phone, a new CSRF token: each of those is the first answer
@@ -39,12 +41,12 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.http import parse_cookie
+from werkzeug.http import parse_cookie, quote_etag, unquote_etag
 
 from scorekeeper import devices
 from scorekeeper.compression import GZIP_HEADER, segment
 from scorekeeper.converters import IdConverter
-from scorekeeper.etags import CSRF_SLOT, etag_text
+from scorekeeper.etags import CSRF_SLOT, etag_text, sent_back
 from scorekeeper.forms import WRITE_KEYS, new_write_key
 from scorekeeper.polls import Poller
 from scorekeeper.services import games as game_service
@@ -102,6 +104,14 @@ class Kept:
     # The answer's bytes as sent when it has no slot (the same every time).
     whole: bytes
 
+    @property
+    def etag(self) -> str | None:
+        """The answer's ETag, unquoted (compression makes it weak: the same entity)."""
+        for key, value in self.headers:
+            if key.lower() == "etag":
+                return unquote_etag(value)[0]
+        return None
+
     def body(self) -> bytes:
         """The answer's bytes, with new write keys in its slots."""
         if not self.slots:
@@ -158,7 +168,7 @@ class Answers:
 
     def name(self, environ: dict[str, Any]) -> str | None:
         """Everything the answer to this request shows, as one string; None: Flask answers."""
-        if environ.get("REQUEST_METHOD") != "GET" or environ.get("HTTP_IF_NONE_MATCH"):
+        if environ.get("REQUEST_METHOD") != "GET":
             return None
         path = environ.get("PATH_INFO", "")
         route, found = next(
@@ -230,6 +240,7 @@ class Answers:
 def answer_kept(app: Flask, wsgi: Wsgi) -> Wsgi:
     """`wsgi` (the app's), with the read answers it made once sent again before it."""
     answers = Answers(app)
+    unchanged = answers.poller.headers  # a 304's headers but its ETag, as the views send them
 
     def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         with app.app_context():
@@ -238,6 +249,12 @@ def answer_kept(app: Flask, wsgi: Wsgi) -> Wsgi:
         if name is None:
             return wsgi(environ, start_response)
         if kept is not None:
+            asked_for = environ.get("HTTP_IF_NONE_MATCH")
+            etag = kept.etag
+            if asked_for and etag:
+                if sent_back(asked_for, etag):
+                    start_response("304 NOT MODIFIED", [("ETag", quote_etag(etag)), *unchanged])
+                    return []
             body = kept.body()
             start_response(kept.status, [*kept.headers, ("Content-Length", str(len(body)))])
             return [body]
