@@ -157,6 +157,10 @@ def _pip_colour(
     if pips == "coloured":
         return NUMBER_COLOURS[value]
     if pips == "pale":
+        # Pale pips are a softer tone of the face: darker on a light tile, lighter on a black
+        # one (a black tile's face darkened is all but invisible, as no real set is drawn).
+        if dark_face:
+            return tuple(int(v + (255 - v) * 0.45) for v in colour)
         return tuple(int(v * 0.72) for v in colour)
     if pips == "grey":
         return tuple(int(v) for v in colour * 0.78)
