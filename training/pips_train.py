@@ -42,7 +42,6 @@ class PipNet(nn.Module):
             *block(3, 16),
             nn.MaxPool2d(2),  # 20
             *block(16, 32),
-            *block(32, 32),
             nn.MaxPool2d(2),  # 10
             *block(32, 64),
             *block(64, 64),
@@ -102,8 +101,10 @@ def shake(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     # Glare: a bright soft patch.
     yy, xx = torch.meshgrid(torch.arange(CROP), torch.arange(CROP), indexing="ij")
     cx, cy, r = u(0, CROP), u(0, CROP), u(2, 10)
-    blob = torch.exp(-((xx - cx[:, None, None]) ** 2 + (yy - cy[:, None, None]) ** 2)
-                     / (2 * r[:, None, None] ** 2))
+    blob = torch.exp(
+        -((xx - cx[:, None, None]) ** 2 + (yy - cy[:, None, None]) ** 2)
+        / (2 * r[:, None, None] ** 2)
+    )
     x = x + (some(0.2) * u(60, 200))[:, None, None, None] * blob[:, None]
     # Blur, or a low-resolution frame.
     blurred = F.avg_pool2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), 3, stride=1)
@@ -119,7 +120,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("data", type=Path, nargs="+")
-    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--batch", type=int, default=128)
     args = parser.parse_args()
     torch.manual_seed(SEED)
@@ -161,18 +162,23 @@ def main() -> None:
             f"{right / len(held):.3f}, {time.time() - start:.0f} s",
             flush=True,
         )
+        export(model, args.out)
+
+
+def export(model: PipNet, out: Path) -> None:
+    """The network as ONNX: input "crops" (N, 3, CROP, CROP), output "logits" (N, 19)."""
     model.eval()
     torch.onnx.export(
         model,
         (torch.zeros(1, 3, CROP, CROP),),
-        str(args.out),
+        str(out),
         input_names=["crops"],
         output_names=["logits"],
         dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
         opset_version=17,
         dynamo=False,
     )
-    print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB)", flush=True)
 
 
 if __name__ == "__main__":
