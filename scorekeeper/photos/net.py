@@ -8,7 +8,6 @@ training/pips_train.py); docs/decisions.md says why. It runs on onnxruntime, on 
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any
 
@@ -46,15 +45,23 @@ def batch(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
     return np.ascontiguousarray(np.stack(crops).astype(np.float32).transpose(0, 3, 1, 2))
 
 
-@functools.cache
-def _session() -> Any:
-    """The network, loaded once per process (about 1 MB), on one thread."""
-    import onnxruntime
+# The network's session, made on the first photo a process reads (a process that never reads
+# one never loads onnxruntime).
+_SESSION: list[Any] = []
 
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    return onnxruntime.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
+
+def _session() -> Any:
+    """The network, loaded once per process (under 1 MB), run on one thread."""
+    if not _SESSION:
+        import onnxruntime
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        _SESSION.append(
+            onnxruntime.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
+        )
+    return _SESSION[0]
 
 
 def probabilities(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
