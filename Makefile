@@ -122,8 +122,8 @@ bench-photos: $(STAMP)
 # docs/decisions.md): halves cut from photos that scorekeeper/photos/synthetic.py draws
 # (training/pips_data.py, in the app's venv), then a small CNN trained on them from a fixed seed
 # in .venv-train, a venv outside the lock holding a CPU build of PyTorch (pinned: an unpinned
-# torch pulls a CUDA build of several GB), exported to ONNX. About 30 minutes on 2 cores, run
-# at the lowest priority. No real photo is used.
+# torch pulls a CUDA build of several GB), exported to ONNX. About an hour of 2 shared cores at
+# the lowest priority (the halves ~30 min, 3 epochs ~22 min). No real photo is used.
 TRAIN_VENV := .venv-train
 .PHONY: train-photos
 train-photos: $(STAMP)
