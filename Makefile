@@ -113,11 +113,27 @@ bench: $(STAMP)
 
 # How well the photo reader counts hands (issue 20): a synthetic set drawn by
 # scorekeeper/photos/synthetic.py and the real photos of ../shared/photos-dev/ when that folder
-# exists (measured only: never trained or tuned on). Nothing is trained, so there is no
-# train-photos step: the reader is classical computer vision (docs/decisions.md).
+# exists (measured only: never trained or tuned on). Run it under `nice -n 19` on a shared machine.
 .PHONY: bench-photos
 bench-photos: $(STAMP)
 	$(BIN)/python bench/photos.py $(BENCH_ARGS)
+
+# The network that reads each half of a tile (scorekeeper/photos/pips.onnx, issue 20;
+# docs/decisions.md): halves cut from photos that scorekeeper/photos/synthetic.py draws
+# (training/pips_data.py, in the app's venv), then a small CNN trained on them from a fixed seed
+# in .venv-train, a venv outside the lock holding a CPU build of PyTorch (pinned: an unpinned
+# torch pulls a CUDA build of several GB), exported to ONNX. About an hour of 2 shared cores at
+# the lowest priority (the halves ~30 min, 3 epochs ~22 min). No real photo is used.
+TRAIN_VENV := .venv-train
+.PHONY: train-photos
+train-photos: $(STAMP)
+	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/pip install -q 'torch==2.13.0' 'numpy==2.4.6' 'onnx==1.23.2'
+	nice -n 19 $(BIN)/python training/pips_data.py build/pip-halves.npz --photos 1000
+	nice -n 19 $(BIN)/python training/pips_data.py build/pip-halves-varied.npz --photos 600 \
+		--first 600000 --varied
+	nice -n 19 $(TRAIN_VENV)/bin/python training/pips_train.py scorekeeper/photos/pips.onnx \
+		build/pip-halves.npz build/pip-halves-varied.npz
 
 # Mutation testing of the rules core (issue 16): mutmut mutates scorekeeper/core and runs
 # tests/core against each mutant (config: [tool.mutmut] in pyproject.toml). Not part of

@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from scorekeeper.core.problems import N_
 
-from . import pips, segment
+from . import net, segment
 from .decode import decode
 
 # Advice, by code; the words are translated where they are shown.
@@ -76,16 +76,11 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     img, scale = decode(data)
     h, w = img.shape[:2]
     found = segment.tiles(img)
-    straightened = [pips.straighten(img, f.box) for f in found]
-    read = [pips.halves(t) for t in straightened]
-    pip = pips.typical_pip([half for pair in read for half in pair])
+    values = net.read([half for f in found for half in net.halves(img, f.box)], set_max)
     tiles: list[Tile] = []
-    for f, (top, bottom) in zip(found, read, strict=True):
-        a, sure_a = pips.count(top, pips.own_size(top, bottom, pip))
-        b, sure_b = pips.count(bottom, pips.own_size(bottom, top, pip))
+    for i, f in enumerate(found):
+        (a, sure_a), (b, sure_b) = values[2 * i], values[2 * i + 1]
         confidence = min(sure_a, sure_b) * (0.85 if f.split else 1.0)
-        if a > set_max or b > set_max:
-            a, b, confidence = min(a, set_max), min(b, set_max), 0.2
         corners = [(round(float(x) * scale, 1), round(float(y) * scale, 1)) for x, y in f.box]
         tiles.append(Tile((a, b), round(confidence, 2), corners))
     reading = Reading(tiles, [], round(w * scale), round(h * scale))

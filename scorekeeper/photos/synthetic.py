@@ -91,6 +91,41 @@ def pip_layout(value: int) -> list[Point]:
     return points
 
 
+def varied_layout(rng: random.Random, value: int) -> list[Point]:
+    """Where another set might put the pips of `value`: the usual patterns up to 6 (a six also
+    across), and above that two or three columns, the middle one spread over the half or
+    packed in its middle."""
+    if value <= 5 or (value == 6 and rng.random() < 0.6):
+        points = pip_layout(value)
+    else:
+        options = []
+        if value % 2 == 0 and value // 2 <= 6:
+            options.append((value // 2, 0))
+        for side in range((value + 2) // 3, min(6, value // 2) + 1):
+            if 0 < value - 2 * side <= side:
+                options.append((side, value - 2 * side))
+        if not options:
+            return pip_layout(value)
+        side, middle = rng.choice(options)
+        lo, hi = rng.uniform(0.18, 0.26), rng.uniform(0.74, 0.82)
+        top, bottom = rng.uniform(0.1, 0.2), rng.uniform(0.8, 0.9)
+        step = (bottom - top) / side
+        packed = rng.random() < 0.5
+        points = []
+        for x, count in ((lo, side), (0.5, middle), (hi, side)):
+            for i in range(count):
+                if x == 0.5 and packed:
+                    y = 0.5 + (i - (count - 1) / 2) * step
+                else:
+                    y = top + (bottom - top) * (i + 0.5) / count
+                points.append((x, y))
+        if middle == 0:
+            points = [(0.3 if x < 0.5 else 0.7, y) for x, y in points]
+    if rng.random() < 0.5:
+        points = [(y, x) for x, y in points]  # the same pattern across the half
+    return [(x + rng.uniform(-0.03, 0.03), y + rng.uniform(-0.03, 0.03)) for x, y in points]
+
+
 @dataclass
 class Photo:
     """A drawn photo: JPEG bytes, the tiles on it (as drawn) and their corners in pixels."""
@@ -124,6 +159,10 @@ class Look:
     low_res: int = 0  # the longest side of a low-resolution frame, 0 for a full photo
     # Bigger pips on the halves that hold few (many double-12 sets): 1 to 6 big, 10 to 12 small.
     sized_by_value: bool = False
+    # Pips laid out as other sets lay them (two or three columns, the middle column spread or
+    # packed), a little off their places and of uneven size: the training data's variety
+    # (training/pips_data.py), never drawn for the tests or the benchmark.
+    varied: bool = False
     tags: list[str] = field(default_factory=list)
 
 
@@ -157,6 +196,10 @@ def _pip_colour(
     if pips == "coloured":
         return NUMBER_COLOURS[value]
     if pips == "pale":
+        # Pale pips are a softer tone of the face: darker on a light tile, lighter on a black
+        # one (a black tile's face darkened is all but invisible, as no real set is drawn).
+        if dark_face:
+            return tuple(int(v + (255 - v) * 0.45) for v in colour)
         return tuple(int(v * 0.72) for v in colour)
     if pips == "grey":
         return tuple(int(v) for v in colour * 0.78)
@@ -206,7 +249,9 @@ def _tile_image(
     # D6 and D9 pips are bigger; D15/D18 halves hold up to 18, so they are smaller.
     size = short * (0.085 if set_max <= 9 else 0.06 if set_max <= 12 else 0.046)
     for half, value in ((0, a), (1, b)):
-        for x, y in pip_layout(value):
+        scale = rng.uniform(0.75, 1.3) if look.varied else 1.0
+        layout = varied_layout(rng, value) if look.varied else pip_layout(value)
+        for x, y in layout:
             pip = _pip_colour(rng, pips, value, colour, dark_face)
             centre = (x * width, half * short + y * short)
             r = size * rng.uniform(0.95, 1.05)
@@ -214,6 +259,7 @@ def _tile_image(
                 r = short * (
                     0.085 if value <= 6 else 0.07 if value <= 9 else 0.06 if value <= 12 else 0.046
                 )
+            r *= scale if value <= 9 else min(scale, 1.0)
             if look.shaded_pips:
                 # A hollow pip: its far rim darker, its near rim catching the light.
                 rim = tuple(int(v * 0.6) for v in pip)
@@ -299,7 +345,9 @@ def _place(
     return out
 
 
-def make_photo(seed: int, *, tiles: list[tuple[int, int]] | None = None, **force: str) -> Photo:
+def make_photo(
+    seed: int, *, tiles: list[tuple[int, int]] | None = None, varied: bool = False, **force: str
+) -> Photo:
     """The synthetic photo number `seed`; `tiles` and `force` (face, pips, table, set_max,
     arrangement, quality, look) pin what a test needs, everything else is drawn from the seed.
     The hard kinds (`draw_look`, white on white, grey pips, a grid) are drawn unless
@@ -321,6 +369,7 @@ def make_photo(seed: int, *, tiles: list[tuple[int, int]] | None = None, **force
     arrangement = force.get("arrangement", rng.choice(["scattered", "scattered", "row"]))
     hard = force.get("look", "plain" if tiles is not None else "drawn") == "drawn"
     look = draw_look(seed) if hard else Look()
+    look.varied = varied
     pick = random.Random(f"pick-{seed}")
     if hard and "table" not in force and face in ("white", "ivory") and pick.random() < 0.2:
         table = pick.choice(["white cloth", "paper"])

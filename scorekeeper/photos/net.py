@@ -1,0 +1,86 @@
+"""Reading each half of a tile with a small network: the half, cut out square and straightened
+by the tile's corners, in; how many pips it shows (0-18), out.
+
+The network (pips.onnx beside this file) was trained only on halves cut from photos that
+scorekeeper/photos/synthetic.py draws, by `make train-photos` (training/pips_data.py and
+training/pips_train.py); docs/decisions.md says why. It runs on onnxruntime, on one thread.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from .segment import Box
+
+MODEL = Path(__file__).with_name("pips.onnx")
+# A half is read as a CROP x CROP colour square.
+CROP = 40
+# The values the network tells apart: 0 to 18 pips (a double-18 set).
+VALUES = 19
+
+
+def halves(img: NDArray[np.uint8], box: Box) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """The two halves of the tile in `box` (corners clockwise, a short side first), each a
+    CROP x CROP BGR square: the half by the first short side, then the other."""
+    target = np.asarray([[0, 0], [CROP, 0], [CROP, 2 * CROP], [0, 2 * CROP]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(np.asarray(box, dtype=np.float32), target)
+    flat = np.asarray(
+        cv2.warpPerspective(
+            img, matrix, (CROP, 2 * CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+        ),
+        dtype=np.uint8,
+    )
+    return flat[:CROP], flat[CROP:]
+
+
+def batch(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
+    """Crops of (CROP, CROP, 3) as the network takes them: (N, 3, CROP, CROP), 0-255. The
+    network itself sets each crop less its own mean colour and divides it by its own spread,
+    so light, exposure and the face's colour matter less than what stands out on it."""
+    return np.ascontiguousarray(np.stack(crops).astype(np.float32).transpose(0, 3, 1, 2))
+
+
+# The network's session, made on the first photo a process reads (a process that never reads
+# one never loads onnxruntime).
+_SESSION: list[Any] = []
+
+
+def _session() -> Any:
+    """The network, loaded once per process (under 1 MB), run on one thread."""
+    if not _SESSION:
+        import onnxruntime
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        _SESSION.append(
+            onnxruntime.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
+        )
+    return _SESSION[0]
+
+
+def probabilities(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
+    """For each crop, the probability of each value 0-18 (rows sum to 1)."""
+    if not crops:
+        return np.zeros((0, VALUES), np.float32)
+    session = _session()
+    logits = session.run(None, {"crops": batch(crops)})[0]
+    logits = np.asarray(logits, dtype=np.float32)
+    logits -= logits.max(axis=1, keepdims=True)
+    odds = np.exp(logits)
+    return np.asarray(odds / odds.sum(axis=1, keepdims=True), dtype=np.float32)
+
+
+def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[tuple[int, float]]:
+    """Each crop's value (at most `set_max`) and the network's probability for it."""
+    out = []
+    for row in probabilities(crops):
+        allowed = row[: set_max + 1] / max(float(row[: set_max + 1].sum()), 1e-6)
+        value = int(np.argmax(allowed))
+        out.append((value, float(allowed[value])))
+    return out
