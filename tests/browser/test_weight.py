@@ -123,3 +123,16 @@ def _differ(first: bytes, full: bytes) -> bool:
     if a.size != b.size:
         return True
     return max(high for _, high in ImageChops.difference(a, b).getextrema()) > 8
+
+
+def test_the_game_pages_keep_to_issue_24s_html_budget(weight: ModuleType, tmp_path: Path):
+    """A finished 8 x 13 game page at most 30 KB of HTML; an 8-player game on a double-18 set
+    with its round form at most 120 KB, 25 KB gzipped (29,622 B; 74,532 and 11,155 B measured)."""
+    sizes = weight.sizes(tmp_path)
+    over = {
+        (name, form): (sizes[name][form], limit)
+        for name, limits in weight.BUDGET_SIZES.items()
+        for form, limit in limits.items()
+        if sizes[name][form] > limit
+    }
+    assert over == {}
