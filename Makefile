@@ -111,6 +111,17 @@ test: $(STAMP) compile chromium axe lint
 bench: $(STAMP)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
+# Lighthouse (mobile) on the game and share pages (issue 24): performance score and total
+# blocking time. Lighthouse 12.2.3 is pinned in bench/lighthouse/ (13 needs Node 22); not part
+# of `make test`. BENCH_ARGS=--runs 1 for a short run.
+.PHONY: bench-lighthouse
+bench-lighthouse: $(STAMP) bench/lighthouse/node_modules/.bin/lighthouse
+	$(BIN)/python bench/lighthouse.py $(BENCH_ARGS)
+
+bench/lighthouse/node_modules/.bin/lighthouse: bench/lighthouse/package.json
+	cd bench/lighthouse && npm ci --no-audit --no-fund
+	touch $@
+
 # How well the photo reader counts hands (issue 20): a synthetic set drawn by
 # scorekeeper/photos/synthetic.py and the real photos of ../shared/photos-dev/ when that folder
 # exists (measured only: never trained or tuned on). Run it under `nice -n 19` on a shared machine.

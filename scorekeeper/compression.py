@@ -6,10 +6,11 @@ millisecond) and must keep ETags working for the 304 polling, which it does by m
 validator weak (the same entity, another encoding: RFC 9110 8.8.1).
 
 A page opens with the same bytes on every page of a language, up to and including its inline
-stylesheets (~27 KB, more than half of a game page): that opening is gzipped once per process
-and each page's compression goes on from a copy of the compressor's state after it
+stylesheets (its first screen's CSS, ~9-17 KB: styles.py): that opening is gzipped once per
+process and each page's compression goes on from a copy of the compressor's state after it
 (`zlib.Compress.copy`), so a page pays only for its own part (a finished game's page: 1.8 ms ->
-0.7 ms). The openings are few (languages x stylesheet sets): at most HEADS are kept.
+0.7 ms, when the opening was ~27 KB). The openings are few (languages x stylesheet sets): at
+most HEADS are kept.
 
 A part of a page kept per version (games/parts.py: a round sheet's eight tile pickers are most
 of a game page's bytes) is compressed once too, as deflate blocks that refer to nothing before
@@ -50,7 +51,7 @@ LEVEL = 6
 # A page's opening ends with its inline stylesheets, all within the first bytes of the page.
 STYLE_END = b"</style>"
 HEAD_REACH = 200_000
-# Openings kept: each language's pages with each set of stylesheets (4 x 5 today).
+# Openings kept: each language's pages with each set of stylesheets (4 x 6 today).
 HEADS = 64
 # zlib's window bits for a gzip stream (header and trailer), as gzip.compress writes; a raw
 # deflate stream (a kept part's blocks).

@@ -148,11 +148,14 @@ def test_svg_images_keep_their_stricter_policy(client, game, path):
 def test_a_page_s_own_styles_are_allowed_by_their_hash_and_nothing_else(client, game):
     page = client.get(f"/s/{game['view_token']}")
     styles = STYLE.findall(page.get_data(as_text=True))
-    assert len(styles) == 1 and ".site-header" in styles[0]  # the CSS is in the page
+    # The first screen's CSS is in the page: app.css (the header...) and sheet.css (the sheet).
+    assert len(styles) == 2 and ".site-header" in styles[0] and ".score-table" in styles[1]
     policy = page.headers["Content-Security-Policy"]
     style_src = next(part for part in policy.split("; ") if part.startswith("style-src"))
-    digest = base64.b64encode(hashlib.sha256(styles[0].encode()).digest()).decode()
-    assert style_src == f"style-src 'self' 'sha256-{digest}'"
+    digests = [
+        base64.b64encode(hashlib.sha256(style.encode()).digest()).decode() for style in styles
+    ]
+    assert style_src == "style-src 'self' " + " ".join(f"'sha256-{d}'" for d in digests)
     assert "unsafe-inline" not in policy
     # Answers without inline styles keep the fixed policy.
     assert client.get("/manifest.webmanifest").headers["Content-Security-Policy"] == (

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Response, current_app, jsonify, send_from_directory, url_for
+import hashlib
+import io
+import json
+from pathlib import Path
+
+from flask import Response, current_app, jsonify, send_file, send_from_directory, url_for
 from flask_babel import gettext as _
 
 from scorekeeper.pwa import bp
+from scorekeeper.styles import FIRST, LATER, stylesheet_url
 
 # The header's navy: the phone's status bar and splash screen match the page.
 THEME_COLOR = "#12263f"
@@ -52,9 +58,21 @@ def _icon(name: str, sizes: str, purpose: str = "any") -> dict[str, str]:
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker, from the root so that it may serve every page of the app offline;
-    the browser checks it for a new version on each visit (no-cache)."""
+    the browser checks it for a new version on each visit (no-cache). It names the pages'
+    stylesheets by their versioned addresses, and its shell cache by their versions."""
     assert current_app.static_folder is not None  # create_app names it
-    response = send_from_directory(current_app.static_folder, "js/sw.js", max_age=0)
+    script = Path(current_app.static_folder, "js", "sw.js").read_text(encoding="utf-8")
+    urls = [stylesheet_url(name) for name in (*FIRST, LATER)]
+    version = hashlib.sha256(" ".join(urls).encode()).hexdigest()[:12]
+    script = script.replace('["/static/css/later.css"]', json.dumps(urls), 1)
+    script = script.replace('"sk-shell-v4"', f'"sk-shell-v4-{version}"', 1)
+    body = script.encode()
+    response = send_file(
+        io.BytesIO(body),
+        mimetype="text/javascript",
+        etag=hashlib.sha256(body).hexdigest()[:20],
+        max_age=0,
+    )
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"
     return response

@@ -4,11 +4,14 @@
 // Round writes (POST) are never touched here: static/js/game.js keeps a round sent offline.
 "use strict";
 
-var SHELL_CACHE = "sk-shell-v3";
+// The stylesheets pages link at their end (the rest is inline in each page), by their versioned
+// addresses: /sw.js writes in the current ones (pwa/views.py), so new CSS makes a new worker,
+// which keeps them (in a shell cache of its own name) before the old one goes.
+var STYLESHEETS = ["/static/css/later.css"];
+var SHELL_CACHE = "sk-shell-v4";
 var PAGE_CACHE = "sk-pages-v1";
 var MAX_PAGES = 12;
-var SHELL = [
-  "/static/css/app.css",
+var SHELL = STYLESHEETS.concat([
   "/static/js/app.js",
   "/static/js/game.js",
   "/static/js/round.js",
@@ -16,7 +19,7 @@ var SHELL = [
   "/static/img/favicon.svg",
   "/static/img/icon-192.png",
   "/manifest.webmanifest"
-];
+]);
 // Game pages (scorer's and share link's); their live parts answer offline from the page.
 var PAGE = /^\/(games\/\d+|s\/[A-Za-z0-9_-]+)$/;
 

@@ -13,6 +13,15 @@ from tests.browser.helpers import pips, record, save, set_up, wait_until_kept, w
 PHONE = {"width": 360, "height": 740}
 
 
+# Every stylesheet the page links has its rules (a sheet that failed to load has none to read).
+LINKED_CSS_APPLIED = """() => {
+    const linked = [...document.styleSheets].filter(sheet => sheet.href);
+    return linked.length > 0 && linked.every(sheet => {
+        try { return sheet.cssRules.length > 0; } catch (e) { return false; }
+    });
+}"""
+
+
 @pytest.fixture
 def phone(context: BrowserContext) -> Page:
     page = context.new_page()
@@ -101,8 +110,10 @@ def test_the_last_game_page_seen_opens_without_a_network(
             phone.reload()
             expect(phone.get_by_role("heading", name=re.compile("Record round 2"))).to_be_visible()
             expect(phone.locator("#sheet tr.totals td")).to_have_text(["0", "15", "7", "22"])
-            # Its stylesheet is in the page, its scripts come from the worker's cache: the
-            # round form still works offline (a round typed now waits in the outbox).
+            # Its first screen's CSS is in the page; the rest (linked at its end) and its
+            # scripts come from the worker's cache: the page is styled whole and the round form
+            # still works offline (a round typed now waits in the outbox).
+            assert phone.evaluate(LINKED_CSS_APPLIED)
             record(phone, "Ben", {"Ana": 5, "Cy": 8, "Di": 9}, online=False)
             expect(phone.locator("#offline-status")).to_have_text(
                 "Round 2 is saved on this phone and will be sent when the network is back."
