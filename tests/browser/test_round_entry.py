@@ -354,3 +354,29 @@ def test_end_asks_first_and_a_mistake_is_reopened(phone: Page, live_server: str)
     phone.get_by_role("button", name="Yes, undo round 1").click()
     expect(phone.locator(".flash-success")).to_have_text("Round 1 undone.")
     expect(phone.get_by_role("heading", name="Record round 1")).to_be_visible()
+
+
+# The layout shifts a page has had so far (0 if none: the observer reports only shifts).
+SHIFTS = """() => new Promise(done => {
+    new PerformanceObserver(list => done(list.getEntries().reduce((sum, e) => sum + e.value, 0)))
+        .observe({type: "layout-shift", buffered: true});
+    setTimeout(() => done(0), 300);
+})"""
+
+
+def test_the_hands_do_not_jump_when_the_script_starts(phone: Page, live_server: str):
+    # Drawn as round.js leaves it from the first paint: the radios, the full tile grid and the
+    # photo block never show, so nothing moves under a thumb already reaching for a field.
+    game = start(phone, live_server)
+
+    def late(route) -> None:  # the scripts arrive after the page has painted, as on 3G
+        phone.wait_for_timeout(400)
+        route.continue_()
+
+    phone.route("**/*.js", late)
+    phone.goto(f"{live_server}/games/{game}", wait_until="load")
+    expect(phone.locator("#round-form.js-round")).to_have_count(1)
+    phone.wait_for_timeout(300)
+    assert phone.evaluate(SHIFTS) < 0.01
+    expect(phone.locator("#round-form .mode").first).to_be_hidden()
+    expect(tiles_button(phone, "Ana")).to_be_visible()
