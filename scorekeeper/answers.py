@@ -227,7 +227,7 @@ class Answers:
             return None
         token = found.group(1)
         try:
-            keys = game_service.committed_keys(game_id)
+            keys = game_service.game_keys(game_id)
         except SQLAlchemyError:
             return None
         if keys is None or keys.club_id is not None:

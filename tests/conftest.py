@@ -8,7 +8,7 @@ from pathlib import Path
 
 import flask_migrate
 import pytest
-from flask import Flask
+from flask import Flask, request
 from flask.testing import FlaskClient, FlaskCliRunner
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
@@ -104,6 +104,19 @@ def app(app_config: dict[str, object], migrated_database: Path, tmp_path: Path) 
     yield app
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture
+def reached(app: Flask) -> list[str]:
+    """The paths of the requests that reached Flask's own handling (not answered before it:
+    polls.py, answers.py)."""
+    paths: list[str] = []
+
+    @app.before_request
+    def _seen() -> None:
+        paths.append(request.path)
+
+    return paths
 
 
 @pytest.fixture

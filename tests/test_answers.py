@@ -23,20 +23,6 @@ WRITE_KEY = re.compile(r'name="idempotency_key" type="hidden" value="([^"]+)"')
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 
-@pytest.fixture
-def reached(app: Flask) -> list[str]:
-    """The paths of the requests that reached Flask's own handling."""
-    paths: list[str] = []
-
-    @app.before_request
-    def _seen() -> None:
-        from flask import request
-
-        paths.append(request.path)
-
-    return paths
-
-
 def _game(app: Flask, client: FlaskClient, rounds: int = 1) -> tuple[int, str, str]:
     game_id = start_game(client)
     for number in range(1, rounds + 1):

@@ -17,20 +17,6 @@ from scorekeeper.services import accounts as account_service
 from tests.games.test_views import round_data, start_game
 
 
-@pytest.fixture
-def reached(app: Flask) -> list[str]:
-    """The paths of the requests that reached Flask's own handling."""
-    paths: list[str] = []
-
-    @app.before_request
-    def _seen() -> None:
-        from flask import request
-
-        paths.append(request.path)
-
-    return paths
-
-
 def _game(app: Flask, client: FlaskClient) -> tuple[int, str]:
     game_id = start_game(client)
     with app.app_context():

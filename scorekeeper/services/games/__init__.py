@@ -27,7 +27,6 @@ from scorekeeper.services.games.mapping import (
 from scorekeeper.services.games.reads import (
     DeviceGameLine,
     GameRef,
-    committed_keys,
     device_access,
     game_by_token,
     game_columns_for_device,
@@ -100,7 +99,6 @@ __all__ = [
     "game_keys",
     "keep_answer",
     "kept_answer",
-    "committed_keys",
     "opens",
     "game_row",
     "games_of_device",

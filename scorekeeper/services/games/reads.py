@@ -59,14 +59,10 @@ _KEYS = select(Game.id, Game.version, Game.view_token, Game.edit_token, Game.clu
 )
 
 
-def game_keys(game_id: int) -> Row[int, int, str, str, int | None] | None:
-    """The game's id, version, tokens and club as plain columns, without its row object:
-    enough to check a token and read the game's snapshot (the API's GET)."""
-    return db.session.execute(_KEYS, {"game_id": game_id}).first()
-
-
-def committed_keys(game_id: int) -> Any:
-    """game_keys in one light query outside the session (an answer made before Flask)."""
+def game_keys(game_id: int) -> Any:
+    """The game's id, version, tokens and club as plain columns, without its row object, in
+    one light query: enough to check a token and read the game's snapshot (the API's GET, and
+    its answer kept before Flask)."""
     return light_read(_KEYS, {"game_id": game_id})
 
 
