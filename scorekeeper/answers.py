@@ -41,14 +41,14 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.http import parse_cookie, quote_etag, unquote_etag
+from werkzeug.http import quote_etag, unquote_etag
 
 from scorekeeper import devices
 from scorekeeper.compression import GZIP_HEADER, segment
 from scorekeeper.converters import IdConverter
 from scorekeeper.etags import CSRF_SLOT, etag_text, sent_back
 from scorekeeper.forms import WRITE_KEYS, new_write_key
-from scorekeeper.polls import Poller
+from scorekeeper.polls import Poller, cookies_of
 from scorekeeper.services import games as game_service
 from scorekeeper.services.accounts import looks_personal
 
@@ -186,7 +186,7 @@ class Answers:
         raw_cookies = environ.get("HTTP_COOKIE", "")
         if "\x00" in raw_cookies or "\\" in raw_cookies:
             return None
-        cookies = parse_cookie(raw_cookies)
+        cookies = cookies_of(raw_cookies)
         session = self.poller.session_of(cookies)
         if session is None or FLASHES in session:
             return None  # signed in, a session this layer cannot read, or a message waiting

@@ -19,13 +19,16 @@ from typing import Any
 from babel import Locale
 from flask import Flask
 from itsdangerous import BadSignature
+from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header, parse_cookie, quote_etag
+from werkzeug.http import parse_accept_header, quote_etag
+from werkzeug.sansio.http import parse_cookie
 
 from scorekeeper import devices
 from scorekeeper.converters import IdConverter
 from scorekeeper.etags import REVALIDATE, etag_text, sent_back
+from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, locales, phone_locale
 from scorekeeper.models import etag_of
 from scorekeeper.security import HEADERS, HSTS
@@ -39,6 +42,18 @@ GAME_LIVE = re.compile(rf"/games/({IdConverter.regex})/live")
 VARY = "Accept-Language, Cookie, Accept-Encoding"
 # Flask-Login's session key of a signed-in account.
 USER_KEY = "_user_id"
+# How many Accept-Language headers (with the language cookie) a process keeps the answer to.
+LANGUAGES_KEPT = 256
+
+
+def cookies_of(raw: str) -> dict[str, str]:
+    """A Cookie header's cookies, the first of a repeated name winning (as Flask's
+    request.cookies.get reads them): a plain dict, whose misses cost no exception."""
+    pairs: list[tuple[str, str]] = parse_cookie(raw, cls=list)  # type: ignore[arg-type, assignment]
+    cookies: dict[str, str] = {}
+    for name, value in pairs:
+        cookies.setdefault(name, value)
+    return cookies
 
 
 class Poller:
@@ -54,6 +69,9 @@ class Poller:
         secure = [("Strict-Transport-Security", HSTS)] if config.get("SECURE_COOKIES") else []
         self.headers = [("Cache-Control", REVALIDATE), ("Vary", VARY), *HEADERS.items(), *secure]
         self.names: dict[str, str] = {}  # a language code -> its name as get_locale() writes it
+        # (language cookie, Accept-Language) -> that name: a phone's header takes ~60 us to rank.
+        self.languages: dict[tuple[str | None, str | None], str] = {}
+        self.engine: Engine | None = None  # the app's, read once in an app context
         self.signing: tuple[Any, Any] | None = None  # (secret key, its session serializer)
 
     def unchanged(self, environ: dict[str, Any]) -> list[tuple[str, str]] | None:
@@ -65,20 +83,21 @@ class Poller:
         raw_cookies = environ.get("HTTP_COOKIE", "")
         if (share is None and game is None) or "\x00" in raw_cookies or "\\" in raw_cookies:
             return None
-        cookies = parse_cookie(raw_cookies)
+        cookies = cookies_of(raw_cookies)
         if self.session_of(cookies) is None:
             return None
         device = cookies.get(devices.COOKIE, "")
         if game is not None and not devices.valid(device):
             return None  # the view would make this phone a device token first
+        engine = self.app_engine()
         try:
-            with self.app.app_context():
-                if share is not None:
-                    ref, right = game_service.game_ref(view_token=share.group(1))
-                    shown: dict[str, object] = {"part": "share-live"}
-                elif game is not None:
-                    ref, right = game_service.game_ref(device=device, game_id=int(game.group(1)))
-                    shown = {"part": "game", "access": right}
+            if share is not None:
+                ref, right = game_service.game_ref(view_token=share.group(1), engine=engine)
+                shown: dict[str, object] = {"part": "share-live"}
+            elif game is not None:
+                game_id = int(game.group(1))
+                ref, right = game_service.game_ref(device=device, game_id=game_id, engine=engine)
+                shown = {"part": "game", "access": right}
         except SQLAlchemyError:
             return None  # the database busy or away: the view answers it (503, logged)
         if ref is None or ref.club_id is not None or (game is not None and right is None):
@@ -88,6 +107,14 @@ class Poller:
         if not sent_back(environ.get("HTTP_IF_NONE_MATCH"), etag):
             return None
         return [("ETag", quote_etag(etag)), *self.headers]
+
+    def app_engine(self) -> Engine:
+        """The app's database engine (made once by Flask-SQLAlchemy): a poll's one query runs
+        on it without an app context pushed and torn down around it."""
+        if self.engine is None:
+            with self.app.app_context():
+                self.engine = db.engine
+        return self.engine
 
     def session_of(self, cookies: Any) -> dict[str, Any] | None:
         """The session of a reader no account is signed in for (empty if none), or None: a
@@ -121,14 +148,20 @@ class Poller:
     def language(self, cookies: Any, accept: str | None) -> str:
         """The request's language as i18n.select_locale picks it for an anonymous reader of a
         page with no club language: the switcher's cookie, the phone's, or the default."""
-        served = locales()
-        chosen = cookies.get(LANGUAGE_COOKIE)
-        if chosen not in served:
-            chosen = phone_locale(served, parse_accept_header(accept, LanguageAccept))
-        code = chosen or self.default_locale
-        name = self.names.get(code)
+        asked = (cookies.get(LANGUAGE_COOKIE), accept)
+        name = self.languages.get(asked)
         if name is None:
-            name = self.names[code] = str(Locale.parse(code))
+            served = locales()
+            chosen = asked[0]
+            if chosen not in served:
+                chosen = phone_locale(served, parse_accept_header(accept, LanguageAccept))
+            code = chosen or self.default_locale
+            name = self.names.get(code)
+            if name is None:
+                name = self.names[code] = str(Locale.parse(code))
+            if len(self.languages) >= LANGUAGES_KEPT:
+                self.languages.clear()  # headers are few; a flood of made-up ones starts over
+            self.languages[asked] = name
         return name
 
 

@@ -46,7 +46,7 @@ def test_racing_writers_get_no_5xx_and_lose_nothing(load, database, workers, thr
     # shape on 2 cores (4 processes, one thread each), and with threads, so that writers of
     # one process race too (THREADS is a setting).
     settings = load.Settings(
-        db=database, writers=16, solo=4, share=4, readers=2, duration=12, warmup=2,
+        db=database, writers=16, solo=4, share=4, readers=2, duration=6, warmup=1,
         workers=workers, threads=threads, think=0.05,
     )  # fmt: skip
     result = load.run_on(settings)

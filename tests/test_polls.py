@@ -146,3 +146,33 @@ def test_a_poll_while_the_database_is_busy_gets_the_views_503(
             held.close()
         db.engine.dispose()
     assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
+
+
+def test_each_phones_language_is_its_own_after_many_others(app, client, reached):
+    # The poller keeps the language each (cookie, Accept-Language) gives; a flood of other
+    # headers starts that over, and every poll still gets the part in its reader's language.
+    game_id, token = _game(app, client)
+    url = f"/s/{token}/live"
+    hindi = {"Accept-Language": "hi-IN,en;q=0.5"}
+    etag = client.get(url, headers=hindi).headers["ETag"]
+    for number in range(300):
+        other = {"Accept-Language": f"x{number}, fr;q=0.8", "If-None-Match": etag}
+        assert client.get(url, headers=other).status_code == 200  # French, not the Hindi part
+    reached.clear()
+    assert client.get(url, headers={**hindi, "If-None-Match": etag}).status_code == 304
+    french = client.get(url, headers={"Accept-Language": "fr", "If-None-Match": etag})
+    assert french.status_code == 200 and "Manche 1 sur" in french.get_data(as_text=True)
+    assert reached == [url]
+
+
+def test_a_repeated_cookie_is_read_as_the_views_read_it(app, client, reached):
+    # Two language cookies (a path's and the site's): the first one counts, before Flask and in it.
+    game_id, token = _game(app, client)
+    url = f"/s/{token}/live"
+    both = {"Cookie": "lang=es; lang=fr", "Accept-Language": "en"}
+    reader = app.test_client(use_cookies=False)  # sends the header as written
+    spanish = reader.get(url + "?view=1", headers=both)
+    assert "Ronda 1 de" in spanish.get_data(as_text=True)
+    reached.clear()
+    poll = reader.get(url, headers={**both, "If-None-Match": spanish.headers["ETag"]})
+    assert poll.status_code == 304 and reached == []

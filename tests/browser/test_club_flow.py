@@ -125,6 +125,7 @@ def test_a_club_from_sign_up_to_season_standings(
     set_up(friend, [*ROSTER, GUEST], rounds=1)
     friend.get_by_role("button", name="Start the game").click()
     expect(friend.locator(".flash-success")).to_have_text("Game on! Round 1 is ready.")
+    friend.wait_for_load_state()  # the flash paints before the scripts have set up
     expect(friend.locator("#current-heading")).to_have_text("Round 1 of 1")
     record(friend, "Ana", {"Ben": 15, "Cy": 7, GUEST: 22})
     expect(friend.locator(".flash-success")).to_have_text("Round 1 saved.")

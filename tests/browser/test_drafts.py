@@ -39,6 +39,7 @@ def start(page: Page, base: str, names=("Ana", "Ben", "Cy", "Di")) -> str:
     set_up(page, list(names))
     page.get_by_role("button", name="Start").click()
     expect(page.get_by_text("Game on! Round 1 is ready.")).to_be_visible()
+    page.wait_for_load_state()  # the flash paints before the scripts have set up
     url = page.url.split("#")[0]
     wait_until_kept(page, url)
     return url

@@ -42,6 +42,7 @@ def start_game(page: Page, base: str, names: list[str], *, rounds: int | None = 
     set_up(page, names, rounds=rounds)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".flash-success")).to_contain_text("Game on!")
+    page.wait_for_load_state()  # the flash paints before the scripts have set up
     return game_id_of(page)
 
 
@@ -55,6 +56,7 @@ def quick_game(page: Page, base: str, names: list[str]) -> int:
     assert response.status == 302, response.text()
     page.goto(urljoin(base, response.headers["location"]))
     expect(page.locator(".flash-success")).to_contain_text("Game on!")
+    page.wait_for_load_state()  # the flash paints before the scripts have set up
     return game_id_of(page)
 
 
@@ -122,6 +124,7 @@ def test_a_four_player_double_12_game_from_the_home_page(page: Page, live_server
     page.get_by_role("button", name="Start the game").click()
 
     expect(page.locator(".flash-success")).to_have_text("Game on! Round 1 is ready.")
+    page.wait_for_load_state()  # the flash paints before the scripts have set up
     expect(page.locator(".game-title")).to_have_text("Mexican Train · double-12")
     expect(page.locator("#current-heading")).to_have_text("Round 1 of 13")
     expect(page.locator('svg[aria-label="Engine 12-12"]')).to_be_visible()
@@ -379,6 +382,7 @@ def test_no_page_scrolls_sideways(page: Page, live_server: str) -> None:
     fits("the setup page")
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".flash-success")).to_contain_text("Game on!")
+    page.wait_for_load_state()  # the flash paints before the scripts have set up
     game_id = game_id_of(page)
     post_rounds(page, live_server, game_id, random_rounds(8, 4, seed=8))
     expect(page.locator("#sheet tbody tr")).to_have_count(4)

@@ -33,6 +33,7 @@ def start(page: Page, base: str) -> None:
         page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".flash-success")).to_contain_text("Game on!")
+    page.wait_for_load_state()  # the flash paints before the scripts have set up
 
 
 def send_photo(page: Page, name: str, **look: str) -> None:

@@ -83,6 +83,7 @@ def start(page: Page, base: str, names: list[str] = FOUR, rounds: int | None = N
         page.get_by_label("Rounds", exact=True).fill(str(rounds))
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".flash-success")).to_contain_text("Game on!")
+    page.wait_for_load_state()  # the flash paints before the scripts have set up
     return int(re.search(r"/games/(\d+)", page.url).group(1))
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, and_, bindparam, select
+from sqlalchemy import Engine, Row, and_, bindparam, select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, DeviceGame, Game, Player
@@ -113,15 +113,19 @@ class GameRef:
 
 
 def game_ref(
-    *, device: str | None = None, game_id: int | None = None, view_token: str | None = None
+    *,
+    device: str | None = None,
+    game_id: int | None = None,
+    view_token: str | None = None,
+    engine: Engine | None = None,
 ) -> tuple[GameRef | None, str | None]:
     """The game with this id or this share token, and what `device` may do with it (as
-    device_access), in one light query outside the session."""
+    device_access), in one light query outside the session (on `engine`: see light_read)."""
     if game_id is not None:
         query, params = _REF_FOR_DEVICE, {"game_id": game_id, "device": device or ""}
     else:
         query, params = _REF_BY_TOKEN, {"view_token": view_token or "", "device": device or ""}
-    row = light_read(query, params)
+    row = light_read(query, params, engine)
     if row is None:
         return None, None
     return GameRef(row.id, row.version, row.view_token, row.club_id), _right(device, row.can_edit)

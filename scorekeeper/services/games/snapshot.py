@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from blinker import Namespace
 from flask import current_app
-from sqlalchemy import Connection, Row, Select, bindparam, select
+from sqlalchemy import Connection, Engine, Row, Select, bindparam, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
@@ -129,15 +129,18 @@ light_reads = Namespace().signal("scorekeeper.light-read")
 _light: dict[tuple[int, str], tuple[str, Any, Any]] = {}
 
 
-def light_read(statement: Select[*tuple[Any, ...]], params: dict[str, Any]) -> Any | None:
+def light_read(
+    statement: Select[*tuple[Any, ...]], params: dict[str, Any], engine: Engine | None = None
+) -> Any | None:
     """The first row of one SELECT of committed rows, or None: what `committed()` reads, on a
     pooled connection of the driver's own, with no transaction of SQLAlchemy's around the one
     statement (SQLite: one statement is its own snapshot; PostgreSQL: read committed, rolled
     back as the pool takes the connection back). For the one small query of an answer made
     before Flask (a poll's ETag, a kept answer's name): SQLAlchemy's connection, transaction
     and result cost ~7x the query itself there. Its columns come back as the driver gives them
-    (SQLite's booleans as 1 and 0), by name."""
-    engine = db.engine
+    (SQLite's booleans as 1 and 0), by name. `engine`: the app's (db.engine, read in an app
+    context, unless given: polls.py keeps it, to answer without pushing one)."""
+    engine = engine if engine is not None else db.engine
     key = (id(statement), engine.dialect.name)
     found = _light.get(key)
     if found is None:
