@@ -103,8 +103,13 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# Two processes (TEST_WORKERS) share the tests a file at a time: the browser tests spend much
+# of their time waiting on Chromium. The load tests (servers in subprocesses, every core busy)
+# run afterwards, alone, so that no browser test waits behind them.
+TEST_WORKERS ?= 2
 test: $(STAMP) compile chromium axe lint
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not load"
+	$(BIN)/pytest -q -m load
 
 # Performance benchmark (bench/README.md): BENCH_ARGS=--quick for a short run.
 .PHONY: bench
