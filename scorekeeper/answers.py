@@ -159,7 +159,8 @@ def kept_from(
 
 
 class Answers:
-    """Names requests as the views would answer them (in an app context)."""
+    """Names requests as the views would answer them (no app context needed: the one light
+    read runs on the app's engine, as the polls' does)."""
 
     def __init__(self, app: Flask):
         self.app = app
@@ -195,11 +196,14 @@ class Answers:
             if route.startswith("game"):
                 return None  # the view makes this phone a device token first
             device = ""
+        engine = self.poller.app_engine()
         try:
             if route.startswith("game"):
-                ref, right = game_service.game_ref(device=device, game_id=int(found.group(1)))
+                game_id = int(found.group(1))
+                ref, right = game_service.game_ref(device=device, game_id=game_id, engine=engine)
             else:
-                ref, right = game_service.game_ref(view_token=found.group(1), device=device)
+                token = found.group(1)
+                ref, right = game_service.game_ref(view_token=token, device=device, engine=engine)
         except SQLAlchemyError:
             return None
         if ref is None or ref.club_id is not None or (route.startswith("game") and right is None):
@@ -227,7 +231,7 @@ class Answers:
             return None
         token = found.group(1)
         try:
-            keys = game_service.game_keys(game_id)
+            keys = game_service.game_keys(game_id, self.poller.app_engine())
         except SQLAlchemyError:
             return None
         if keys is None or keys.club_id is not None:
@@ -243,9 +247,8 @@ def answer_kept(app: Flask, wsgi: Wsgi) -> Wsgi:
     unchanged = answers.poller.headers  # a 304's headers but its ETag, as the views send them
 
     def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        with app.app_context():
-            name = answers.name(environ)
-            kept = None if name is None else game_service.kept_answer(name)
+        name = answers.name(environ)
+        kept = None if name is None else game_service.kept_answer(name, app)
         if name is None:
             return wsgi(environ, start_response)
         if kept is not None:

@@ -48,7 +48,15 @@ def browser_context_args(browser_context_args):
 
 def migrated_app(db_file: Path, **config: object) -> Flask:
     """A test app on its own SQLite file, migrated to the latest schema."""
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}", **config})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}",
+            # Its charts beside its database, not in the checkout's instance/ folder.
+            "CHART_CACHE_DIR": str(db_file.parent / "charts"),
+            **config,
+        }
+    )
     with app.app_context():
         flask_migrate.upgrade()
     return app

@@ -59,11 +59,11 @@ _KEYS = select(Game.id, Game.version, Game.view_token, Game.edit_token, Game.clu
 )
 
 
-def game_keys(game_id: int) -> Any:
+def game_keys(game_id: int, engine: Engine | None = None) -> Any:
     """The game's id, version, tokens and club as plain columns, without its row object, in
     one light query: enough to check a token and read the game's snapshot (the API's GET, and
     its answer kept before Flask)."""
-    return light_read(_KEYS, {"game_id": game_id})
+    return light_read(_KEYS, {"game_id": game_id}, engine)
 
 
 def opens(token: str, keys: Any, *, edit: bool) -> bool:

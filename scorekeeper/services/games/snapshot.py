@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from blinker import Namespace
-from flask import current_app
+from flask import Flask, current_app
 from sqlalchemy import Connection, Engine, Row, Select, bindparam, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -332,10 +332,11 @@ def kept_part(snapshot: Snapshot, etag: str, render: Callable[[], K]) -> K:
     return found
 
 
-def kept_answer(name: str) -> Any | None:
+def kept_answer(name: str, app: Flask | None = None) -> Any | None:
     """A whole answer of a version's page kept under its name (answers.py: the version and
-    all the answer shows), beside the parts it is made of; None if none is kept."""
-    return _parts().get(("answer", name))
+    all the answer shows), beside the parts it is made of; None if none is kept. `app`: the
+    current one unless given (answers.py asks before any app context is pushed)."""
+    return _parts(app).get(("answer", name))
 
 
 def keep_answer(name: str, answer: Any) -> None:
@@ -343,9 +344,10 @@ def keep_answer(name: str, answer: Any) -> None:
     _parts().put(("answer", name), answer)
 
 
-def _parts() -> Lru[Any]:
+def _parts(app: Flask | None = None) -> Lru[Any]:
     """The app's kept parts and whole answers of versions."""
-    parts: Lru[Any] = current_app.extensions.setdefault("scorekeeper_parts", Lru(PARTS))
+    extensions = (app or current_app).extensions
+    parts: Lru[Any] = extensions.setdefault("scorekeeper_parts", Lru(PARTS))
     return parts
 
 
