@@ -12,6 +12,9 @@ from scorekeeper.photos.reader import read_photo
 from scorekeeper.photos.synthetic import make_photo
 
 ROW = [(12, 11), (9, 3), (5, 0), (10, 10), (7, 4), (8, 1)]
+# A held row of ivory tiles on a printed cloth, which the segmenter without the box network
+# cut into 25 boxes.
+TOWEL_SEED = 1
 
 
 def test_the_box_model_ships_and_is_small():
@@ -40,8 +43,6 @@ def test_one_tile_is_a_tile_and_two_touching_tiles_or_a_cut_across_their_seam_ar
     assert odds[0] > 0.5 and odds[1] > 0.5
     assert odds[2] < 0.5 and odds[3] < 0.5
 
-
-TOWEL_SEED = 4
 
 
 def test_a_held_row_of_touching_tiles_on_a_busy_cloth_is_read_exactly():
