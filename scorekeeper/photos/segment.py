@@ -27,6 +27,9 @@ COVERED = 0.85
 DIVIDED = 3.0
 # A candidate box is kept as a tile when the box network gives it at least these odds.
 KEEP = 0.5
+# For the box network to choose among: the cells of this many of the best-scored grids of each
+# touching group.
+GRIDS = 6
 
 
 @dataclass
@@ -148,8 +151,9 @@ def edge_regions(img: NDArray[np.uint8], sensitivity: float = 1.0) -> Sequence[C
 
 def candidates(img: NDArray[np.uint8], wide: bool = False) -> list[tuple[float, Found]]:
     """Every tile-shaped box the masks propose, each with how well it fits (lower is better).
-    `wide`: also the regions closed by fainter edges and the second-best grid of each touching
-    group, for a judge (boxnet.py) to choose among."""
+    `wide`: also the regions closed by fainter edges, the whole of a tile-shaped group cut as a
+    grid, and the cells of the GRIDS best grids of each touching group, for a judge (boxnet.py)
+    to choose among."""
     h, w = img.shape[:2]
     min_area = (min(h, w) * 0.035) ** 2
     found: list[tuple[float, Found]] = []
@@ -158,7 +162,7 @@ def candidates(img: NDArray[np.uint8], wide: bool = False) -> list[tuple[float, 
     sources = [outlines(table_mask), edge_regions(img)]
     if wide:
         sources.append(edge_regions(img, 0.5))
-    choices = 2 if wide else 1
+    choices = GRIDS if wide else 1
     for source, contours in enumerate(sources):
         for box, aspect, _area in _shapes(contours, h, w, min_area):
             if SINGLE_ASPECT[0] <= aspect <= SINGLE_ASPECT[1]:

@@ -44,7 +44,6 @@ def test_one_tile_is_a_tile_and_two_touching_tiles_or_a_cut_across_their_seam_ar
     assert odds[2] < 0.5 and odds[3] < 0.5
 
 
-
 def test_a_held_row_of_touching_tiles_on_a_busy_cloth_is_read_exactly():
     photo = make_photo(
         TOWEL_SEED,
