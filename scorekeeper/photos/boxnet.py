@@ -22,6 +22,8 @@ MODEL = Path(__file__).with_name("tiles.onnx")
 # A box is seen as a CROP x 2*CROP colour image (its long side down), widened by MARGIN.
 CROP = 32
 MARGIN = 1.3
+# Boxes judged at once.
+BATCH = 64
 
 _SESSION: list[Any] = []
 
@@ -60,7 +62,12 @@ def tile_odds(img: NDArray[np.uint8], boxes: list[NDArray[np.float32]]) -> NDArr
     """For each box, the network's odds (0-1) that it holds exactly one whole tile."""
     if not boxes:
         return np.zeros(0, np.float32)
-    crops = np.stack([crop(img, box) for box in boxes]).astype(np.float32)
-    batch = np.ascontiguousarray(crops.transpose(0, 3, 1, 2))
-    logits = np.asarray(_session().run(None, {"boxes": batch})[0], np.float32).reshape(-1)
+    parts = []
+    # In batches, so that a busy photo's hundreds of boxes do not hold every layer's output of
+    # all of them at once (~0.2 MB a box).
+    for start in range(0, len(boxes), BATCH):
+        crops = np.stack([crop(img, box) for box in boxes[start : start + BATCH]])
+        batch = np.ascontiguousarray(crops.astype(np.float32).transpose(0, 3, 1, 2))
+        parts.append(np.asarray(_session().run(None, {"boxes": batch})[0], np.float32))
+    logits = np.concatenate(parts).reshape(-1)
     return np.asarray(1 / (1 + np.exp(-np.clip(logits, -30, 30))), np.float32)
