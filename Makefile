@@ -136,8 +136,8 @@ bench-photos: $(STAMP)
 # torch pulls a CUDA build of several GB), exported to ONNX. About an hour of 2 shared cores at
 # the lowest priority (the halves ~30 min, 3 epochs ~22 min). Then the network that judges the
 # segmenter's candidate boxes (scorekeeper/photos/tiles.onnx, boxnet.py): boxes proposed on
-# synthetic photos, half of them on busy tables (training/tiles_data.py, ~15 min), and a small
-# CNN trained on them (training/tiles_train.py, ~10 min). No real photo is used.
+# synthetic photos, half of them on busy tables (training/tiles_data.py, ~13 min), and a small
+# CNN trained on them (training/tiles_train.py, 6 epochs, ~25 min). No real photo is used.
 TRAIN_VENV := .venv-train
 .PHONY: train-photos
 train-photos: $(STAMP)
