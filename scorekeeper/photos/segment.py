@@ -149,11 +149,13 @@ def edge_regions(img: NDArray[np.uint8], sensitivity: float = 1.0) -> Sequence[C
     return [c for c, link in zip(contours, hierarchy[0], strict=True) if link[3] == -1]
 
 
-def candidates(img: NDArray[np.uint8], wide: bool = False) -> list[tuple[float, Found]]:
+def candidates(
+    img: NDArray[np.uint8], wide: bool = False, grids: int = GRIDS
+) -> list[tuple[float, Found]]:
     """Every tile-shaped box the masks propose, each with how well it fits (lower is better).
     `wide`: also the regions closed by fainter edges, the whole of a tile-shaped group cut as a
-    grid, and the cells of the GRIDS best grids of each touching group, for a judge (boxnet.py)
-    to choose among."""
+    grid, and the cells of the `grids` best grids of each touching group, for a judge
+    (boxnet.py) to choose among."""
     h, w = img.shape[:2]
     min_area = (min(h, w) * 0.035) ** 2
     found: list[tuple[float, Found]] = []
@@ -162,7 +164,7 @@ def candidates(img: NDArray[np.uint8], wide: bool = False) -> list[tuple[float, 
     sources = [outlines(table_mask), edge_regions(img)]
     if wide:
         sources.append(edge_regions(img, 0.5))
-    choices = GRIDS if wide else 1
+    choices = grids if wide else 1
     for source, contours in enumerate(sources):
         for box, aspect, _area in _shapes(contours, h, w, min_area):
             if SINGLE_ASPECT[0] <= aspect <= SINGLE_ASPECT[1]:
