@@ -139,7 +139,10 @@ bench-photos: $(STAMP)
 # (training/pips_data.py, in the app's venv), then a small CNN trained on them from a fixed seed
 # in .venv-train, a venv outside the lock holding a CPU build of PyTorch (pinned: an unpinned
 # torch pulls a CUDA build of several GB), exported to ONNX. About an hour of 2 shared cores at
-# the lowest priority (the halves ~30 min, 3 epochs ~22 min). No real photo is used.
+# the lowest priority (the halves ~30 min, 3 epochs ~22 min). Then the network that judges the
+# segmenter's candidate boxes (scorekeeper/photos/tiles.onnx, boxnet.py): boxes proposed on
+# synthetic photos, half of them on busy tables (training/tiles_data.py, ~13 min), and a small
+# CNN trained on them (training/tiles_train.py, 6 epochs, ~25 min). No real photo is used.
 TRAIN_VENV := .venv-train
 .PHONY: train-photos
 train-photos: $(STAMP)
@@ -150,6 +153,9 @@ train-photos: $(STAMP)
 		--first 600000 --varied
 	nice -n 19 $(TRAIN_VENV)/bin/python training/pips_train.py scorekeeper/photos/pips.onnx \
 		build/pip-halves.npz build/pip-halves-varied.npz
+	nice -n 19 $(BIN)/python training/tiles_data.py build/tile-boxes.npz --photos 400
+	nice -n 19 $(TRAIN_VENV)/bin/python training/tiles_train.py scorekeeper/photos/tiles.onnx \
+		build/tile-boxes.npz
 
 # Mutation testing of the rules core (issue 16): mutmut mutates scorekeeper/core and runs
 # tests/core against each mutant (config: [tool.mutmut] in pyproject.toml). Not part of

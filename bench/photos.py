@@ -127,10 +127,12 @@ def _summary(rows: list[dict]) -> dict[str, float]:
     }
 
 
-def synthetic_cases(count: int, first: int = SYNTHETIC_SEEDS[0]) -> list[Case]:
+def synthetic_cases(
+    count: int, first: int = SYNTHETIC_SEEDS[0], textured: bool = False
+) -> list[Case]:
     cases = []
     for seed in range(first, first + count):
-        photo = make_photo(seed)
+        photo = make_photo(seed, textured=textured)
         set_max = int(photo.kind.split()[0][1:])
         kind = photo.kind.split(",")[-1].strip() + " / " + photo.kind.split(",")[0].split()[1]
         cases.append((f"synthetic-{seed}", kind, photo.jpeg, photo.tiles, set_max, photo.tags))
@@ -181,13 +183,18 @@ def main() -> None:
         default=SYNTHETIC_SEEDS[0],
         help=f"first seed (the test set; {TUNING_FIRST} for the tuning set)",
     )
+    parser.add_argument(
+        "--textured",
+        action="store_true",
+        help="the same photos on busy tables of any colour (towel, weave, wood, print)",
+    )
     parser.add_argument("--rows", action="store_true", help="print every photo")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     args = parser.parse_args()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     out = {}
     if args.synthetic:
-        out["synthetic"] = measure(synthetic_cases(args.synthetic, args.first))
+        out["synthetic"] = measure(synthetic_cases(args.synthetic, args.first, args.textured))
         table(
             "Synthetic photos (drawn by scorekeeper/photos/synthetic.py)",
             out["synthetic"],

@@ -4,7 +4,8 @@ reader (`make train-photos`). Runs in the app's venv (it draws with scorekeeper.
 Each photo is drawn by scorekeeper/photos/synthetic.py from a seed of TRAIN_SEEDS (far from
 the benchmark's 10,000-10,119, its tuning set from 20,000 and the tests' small seeds), read at
 the reader's working size, and its tiles cut out as the reader cuts them: by the boxes the
-segmenter finds (matched to the drawn tiles) and by the drawn corners shaken a little, as a
+segmenter finds without its box network (segment.classic, so this data does not depend on
+tiles.onnx; matched to the drawn tiles) and by the drawn corners shaken a little, as a
 segmenter's box is never exact. No real photo is used.
 
     python training/pips_data.py OUT.npz [--photos N] [--first SEED] [--varied] [--workers W]
@@ -80,7 +81,7 @@ def photo_crops(seed: int, varied: bool = False) -> tuple[list[np.ndarray], list
         crops.extend([first, second])
         values.extend([a, b])
 
-    for found in segment.tiles(img):
+    for found in segment.classic(img):
         matched = _match(found.box, truth)
         if matched is not None:
             a, b = photo.tiles[matched[0]]

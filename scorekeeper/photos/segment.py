@@ -25,6 +25,11 @@ PART_FILL = 0.45
 # stands out this much more than the face's rows do.
 COVERED = 0.85
 DIVIDED = 3.0
+# A candidate box is kept as a tile when the box network gives it at least these odds.
+KEEP = 0.5
+# For the box network to choose among: the cells of this many of the best-scored grids of each
+# touching group.
+GRIDS = 6
 
 
 @dataclass
@@ -124,14 +129,16 @@ def outlines(mask: NDArray[np.uint8]) -> Sequence[Contour]:
     return contours
 
 
-def edge_regions(img: NDArray[np.uint8]) -> Sequence[Contour]:
+def edge_regions(img: NDArray[np.uint8], sensitivity: float = 1.0) -> Sequence[Contour]:
     """The outlines of the regions closed by strong edges (a tile on a busy cloth or a towel):
-    each region's outer outline, so the pips and the dividing line inside it do not count."""
+    each region's outer outline, so the pips and the dividing line inside it do not count.
+    A `sensitivity` below 1 lowers the thresholds (fainter seams close more regions)."""
     grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.5)
     # Thresholds from how strong the photo's edges are, not how bright it is (white on white).
     gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
     strong = float(np.percentile(cv2.magnitude(gx, gy), 97))
-    edges = cv2.Canny(grey, max(12.0, 0.25 * strong), max(30.0, 0.6 * strong))
+    low, high = max(12.0, 0.25 * strong), max(30.0, 0.6 * strong)
+    edges = cv2.Canny(grey, low * sensitivity, high * sensitivity)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     regions = cv2.bitwise_not(edges)
     contours, hierarchy = cv2.findContours(regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -142,38 +149,79 @@ def edge_regions(img: NDArray[np.uint8]) -> Sequence[Contour]:
     return [c for c, link in zip(contours, hierarchy[0], strict=True) if link[3] == -1]
 
 
-def tiles(img: NDArray[np.uint8]) -> list[Found]:
-    """Every tile-shaped region of the photo, touching tiles cut apart along their seams."""
+def candidates(
+    img: NDArray[np.uint8], wide: bool = False, grids: int = GRIDS
+) -> list[tuple[float, Found]]:
+    """Every tile-shaped box the masks propose, each with how well it fits (lower is better).
+    `wide`: also the regions closed by fainter edges, the whole of a tile-shaped group cut as a
+    grid, and the cells of the `grids` best grids of each touching group, for a judge
+    (boxnet.py) to choose among."""
     h, w = img.shape[:2]
     min_area = (min(h, w) * 0.035) ** 2
-    candidates: list[tuple[float, Found]] = []
+    found: list[tuple[float, Found]] = []
     squares: list[Box] = []
     table_mask = foreground(img)
-    sources = (outlines(table_mask), edge_regions(img))
+    sources = [outlines(table_mask), edge_regions(img)]
+    if wide:
+        sources.append(edge_regions(img, 0.5))
+    choices = grids if wide else 1
     for source, contours in enumerate(sources):
         for box, aspect, _area in _shapes(contours, h, w, min_area):
             if SINGLE_ASPECT[0] <= aspect <= SINGLE_ASPECT[1]:
                 # Four tiles side by side make a 2:1 box too: their pips give them away.
                 pieces = grid(img, box, crowded_only=True) if source == 0 else []
                 if pieces:
-                    candidates.extend((0.5, piece) for piece in pieces)
-                    continue
+                    found.extend((0.5, piece) for piece in pieces)
+                    if not wide:
+                        continue
                 fit = abs(math.log(aspect / 2.0))
-                candidates.append((fit + 0.05 * source, Found(box)))
+                found.append((fit + 0.05 * source, Found(box)))
             elif source == 0:
-                candidates.extend((0.5, piece) for piece in grid(img, box))
+                found.extend((0.5, piece) for piece in grid(img, box, choices=choices))
             elif aspect < 1.3:
                 squares.append(box)
-    candidates.extend((0.4, Found(box)) for box in _pairs(squares))
+    found.extend((0.4, Found(box)) for box in _pairs(squares))
     # Touching tiles that make no full grid (an L, a cross, a row with one tile out of line):
     # the grid of their box, keeping the cells that are tile, not table.
     for box, _aspect, _area in _shapes(sources[0], h, w, min_area * 4, PART_FILL):
-        cells = [c for c in grid(img, box) if _covered(table_mask, c) and _divided(img, c.box)]
-        candidates.extend((0.6, cell) for cell in cells)
-    # The same tile seen by both masks: keep the better-shaped one.
+        cells = [
+            c
+            for c in grid(img, box, choices=choices)
+            if _covered(table_mask, c) and _divided(img, c.box)
+        ]
+        found.extend((0.6, cell) for cell in cells)
+    return found
+
+
+def tiles(img: NDArray[np.uint8]) -> list[Found]:
+    """Every tile on the photo, touching tiles cut apart along their seams: the candidates
+    judged by the box network (boxnet.py), the likeliest first, none overlapping another."""
+    from . import boxnet
+
+    found = candidates(img, wide=True)
+    if not found:
+        return []
+    odds = boxnet.tile_odds(img, [f.box for _fit, f in found])
+    ranked = sorted(
+        ((-float(p) + 0.1 * fit, f) for (fit, f), p in zip(found, odds, strict=True) if p >= KEEP),
+        key=lambda c: c[0],
+    )
+    return choose(ranked)
+
+
+def classic(img: NDArray[np.uint8]) -> list[Found]:
+    """The tiles as the segmenter chose them before the box network: the best-fitting shapes
+    first (the pip reader's training data is cut by these, so it does not depend on
+    tiles.onnx)."""
+    return choose(candidates(img))
+
+
+def choose(ranked: list[tuple[float, Found]]) -> list[Found]:
+    """The boxes in order of rank, leaving out any that overlaps one already kept (the same
+    tile seen by two masks) and, among three or more, any much smaller than the others."""
     kept: list[Found] = []
     areas: list[float] = []
-    for _fit, found in sorted(candidates, key=lambda c: c[0]):
+    for _rank, found in sorted(ranked, key=lambda c: c[0]):
         area = float(cv2.contourArea(found.box))
         if any(
             _overlap(found.box, k.box) > 0.3 * min(area, a)
@@ -235,10 +283,13 @@ def _overlap(a: Box, b: Box) -> float:
     return float(shared)
 
 
-def grid(img: NDArray[np.uint8], box: Box, crowded_only: bool = False) -> list[Found]:
+def grid(
+    img: NDArray[np.uint8], box: Box, crowded_only: bool = False, choices: int = 1
+) -> list[Found]:
     """Tiles touching in rows and columns, as one shape: the grid of 2:1 cells whose cell size
     suits the pips inside and whose cut lines run along the darkest seams. `crowded_only`: a
-    tile-shaped box, cut only when its pips are far too small for one tile."""
+    tile-shaped box, cut only when its pips are far too small for one tile. `choices`: the
+    cells of that many of the best-scored grids."""
     a, b, c, d = box
     short, long = float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))
     if short < 8:
@@ -253,7 +304,7 @@ def grid(img: NDArray[np.uint8], box: Box, crowded_only: bool = False) -> list[F
     if crowded_only and not (pip and sw > 14 * pip):
         return []
     level = float(np.median(grey))
-    best: tuple[float, int, int] | None = None
+    scored: list[tuple[float, int, int]] = []
     for nx in range(1, 16):
         for ny in range(1, 6):
             cw, ch = lw / nx, sw / ny
@@ -263,28 +314,25 @@ def grid(img: NDArray[np.uint8], box: Box, crowded_only: bool = False) -> list[F
             if pip and not 3.2 * pip <= min(cw, ch) <= 14 * pip:
                 continue
             score = _grid_score(grey, spots, level, nx, ny) - 40 * abs(math.log(aspect / 2.0))
-            if best is None or score > best[0]:
-                best = (score, nx, ny)
-    if best is None:
-        return []
-    _score, nx, ny = best
-    xs = _settle(grey, spots, [i * lw / nx for i in range(nx + 1)], axis=0)
-    ys = _settle(grey, spots, [j * sw / ny for j in range(ny + 1)], axis=1)
+            scored.append((score, nx, ny))
     back = np.linalg.inv(matrix)
     out = []
-    for i in range(nx):
-        for j in range(ny):
-            corners = [
-                [xs[i], ys[j]],
-                [xs[i + 1], ys[j]],
-                [xs[i + 1], ys[j + 1]],
-                [xs[i], ys[j + 1]],
-            ]
-            cell = np.array([corners], dtype=np.float32)
-            piece = cv2.perspectiveTransform(cell, back)[0]
-            if np.linalg.norm(piece[0] - piece[1]) > np.linalg.norm(piece[1] - piece[2]):
-                piece = np.roll(piece, -1, axis=0)
-            out.append(Found(piece.astype(np.float32), split=True))
+    for _score, nx, ny in sorted(scored, reverse=True)[:choices]:
+        xs = _settle(grey, spots, [i * lw / nx for i in range(nx + 1)], axis=0)
+        ys = _settle(grey, spots, [j * sw / ny for j in range(ny + 1)], axis=1)
+        for i in range(nx):
+            for j in range(ny):
+                corners = [
+                    [xs[i], ys[j]],
+                    [xs[i + 1], ys[j]],
+                    [xs[i + 1], ys[j + 1]],
+                    [xs[i], ys[j + 1]],
+                ]
+                cell = np.array([corners], dtype=np.float32)
+                piece = cv2.perspectiveTransform(cell, back)[0]
+                if np.linalg.norm(piece[0] - piece[1]) > np.linalg.norm(piece[1] - piece[2]):
+                    piece = np.roll(piece, -1, axis=0)
+                out.append(Found(piece.astype(np.float32), split=True))
     return out
 
 

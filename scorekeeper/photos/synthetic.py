@@ -17,6 +17,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from .textures import textured_table
+
 Image = NDArray[np.uint8]
 Point = tuple[float, float]
 
@@ -346,10 +348,16 @@ def _place(
 
 
 def make_photo(
-    seed: int, *, tiles: list[tuple[int, int]] | None = None, varied: bool = False, **force: str
+    seed: int,
+    *,
+    tiles: list[tuple[int, int]] | None = None,
+    varied: bool = False,
+    textured: bool = False,
+    **force: str,
 ) -> Photo:
     """The synthetic photo number `seed`; `tiles` and `force` (face, pips, table, set_max,
     arrangement, quality, look) pin what a test needs, everything else is drawn from the seed.
+    `textured`: the same photo on a busy table of any colour (textures.py) instead.
     The hard kinds (`draw_look`, white on white, grey pips, a grid) are drawn unless
     look="plain"; a photo of pinned `tiles` is plain unless look="drawn"."""
     rng = random.Random(seed)
@@ -403,6 +411,10 @@ def make_photo(
         short = int(min(short * 1.2, width * 0.85 / columns, height * 0.8 / (2 * rows)))
     short = max(short, 40)
     canvas = _table(rng, width, height, table)
+    if textured:
+        canvas = textured_table(random.Random(f"texture-{seed}"), width, height)
+        table = "textured"
+        look.tags.append("textured table")
     if arrangement == "grid":
         placed = _grid(pick, len(tiles), columns, short, width, height)
     else:

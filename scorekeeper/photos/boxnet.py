@@ -1,0 +1,73 @@
+"""Judging the segmenter's candidate boxes with a small network: is this box one whole tile?
+
+segment.candidates proposes boxes from several masks and several ways of cutting touching
+tiles apart; many overlap, and some are two tiles, half a tile, a cut across a seam or a patch
+of a busy cloth. Each box, widened by a margin so the network sees what is around it, is
+straightened to a CROP x 2*CROP colour image; the network (tiles.onnx beside this file,
+trained only on boxes proposed on synthetic photos by `make train-photos`:
+training/tiles_data.py and training/tiles_train.py) gives the odds that it is exactly one tile.
+It runs on onnxruntime, on one thread. docs/decisions.md says why.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+MODEL = Path(__file__).with_name("tiles.onnx")
+# A box is seen as a CROP x 2*CROP colour image (its long side down), widened by MARGIN.
+CROP = 32
+MARGIN = 1.3
+# Boxes judged at once.
+BATCH = 64
+
+_SESSION: list[Any] = []
+
+
+def crop(img: NDArray[np.uint8], box: NDArray[np.float32]) -> NDArray[np.uint8]:
+    """The box (corners clockwise, a short side first) widened by MARGIN about its centre and
+    straightened to (2*CROP, CROP, 3) BGR."""
+    pts = np.asarray(box, dtype=np.float32)
+    centre = pts.mean(axis=0)
+    wide = centre + (pts - centre) * MARGIN
+    target = np.asarray([[0, 0], [CROP, 0], [CROP, 2 * CROP], [0, 2 * CROP]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(wide.astype(np.float32), target)
+    return np.asarray(
+        cv2.warpPerspective(
+            img, matrix, (CROP, 2 * CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+        ),
+        dtype=np.uint8,
+    )
+
+
+def _session() -> Any:
+    """The network, loaded once per process, run on one thread."""
+    if not _SESSION:
+        import onnxruntime
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        _SESSION.append(
+            onnxruntime.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
+        )
+    return _SESSION[0]
+
+
+def tile_odds(img: NDArray[np.uint8], boxes: list[NDArray[np.float32]]) -> NDArray[np.float32]:
+    """For each box, the network's odds (0-1) that it holds exactly one whole tile."""
+    if not boxes:
+        return np.zeros(0, np.float32)
+    parts = []
+    # In batches, so that a busy photo's hundreds of boxes do not hold every layer's output of
+    # all of them at once (~0.2 MB a box).
+    for start in range(0, len(boxes), BATCH):
+        crops = np.stack([crop(img, box) for box in boxes[start : start + BATCH]])
+        batch = np.ascontiguousarray(crops.astype(np.float32).transpose(0, 3, 1, 2))
+        parts.append(np.asarray(_session().run(None, {"boxes": batch})[0], np.float32))
+    logits = np.concatenate(parts).reshape(-1)
+    return np.asarray(1 / (1 + np.exp(-np.clip(logits, -30, 30))), np.float32)
