@@ -10,18 +10,22 @@
 // and the rounds waiting on the sheet. A typed round the server has moved past (another phone
 // saved it) is never dropped: the server's comparison page lets the scorer choose.
 // Without JavaScript (or storage) the form posts as it always did.
-// The round sheet carries its tile grid once (a <template>): each hand with no grid of its own
-// gets a copy, named for it, before the drafts below or round.js read the form.
+// The round sheet carries its tile grid once (a <template>): a hand gets its copy, named for it,
+// only when something needs that hand's tiles (its picker opened, a draft or a photo ticking
+// tiles), not all eight at load (1,520 boxes on a double-18 set: most of the page's setup).
+// A hand without a copy sends no tile, as an untouched grid would.
 (function () {
   "use strict";
   var grid = document.getElementById("tile-grid");
-  if (!grid) { return; }
-  document.querySelectorAll("#round-form details.tile-picker").forEach(function (picker) {
-    if (picker.querySelector(".tile-grid")) { return; }
-    var copy = grid.content.cloneNode(true);
-    copy.querySelectorAll(".tile-check").forEach(function (box) { box.name = picker.dataset.name; });
-    picker.appendChild(copy);
-  });
+  window.skTileGrid = function (hand) {
+    var picker = hand.querySelector("details.tile-picker");
+    if (grid && picker && !picker.querySelector(".tile-grid")) {
+      var copy = grid.content.cloneNode(true);
+      copy.querySelectorAll(".tile-check").forEach(function (box) { box.name = picker.dataset.name; });
+      picker.appendChild(copy);
+    }
+    return hand.querySelectorAll(".tile-check");
+  };
 })();
 
 (function () {
@@ -120,6 +124,10 @@
     var values = {};
     saved.forEach(function (pair) {
       (values[pair[0]] = values[pair[0]] || []).push(pair[1]);
+    });
+    // A hand whose tiles were ticked gets its grid back before the boxes are ticked.
+    form.querySelectorAll("details.tile-picker").forEach(function (picker) {
+      if (picker.dataset.name in values) { window.skTileGrid(picker.closest("fieldset.hand")); }
     });
     Array.prototype.forEach.call(form.elements, function (field) {
       var name = field.name;
