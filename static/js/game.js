@@ -352,6 +352,17 @@
         notice.hidden = false;
       }
     }
+    // A copy the service worker kept (shown while the network was slow, sw.js) may be older
+    // than its form token: a round sent from it takes a token made now (into the form too,
+    // for the server's answer below), as a round from the outbox does.
+    var kept = document.documentElement.dataset.kept === "1";
+    function sendable(list) {
+      if (!kept) { return Promise.resolve(list); }
+      return freshToken(game).then(function (token) {
+        if (token && form.elements.csrf_token) { form.elements.csrf_token.value = token; }
+        return withToken(list, token);
+      });
+    }
     form.addEventListener("submit", function (event) {
       if (!window.fetch || !window.URLSearchParams) { return; }
       event.preventDefault();
@@ -360,7 +371,10 @@
         list.push([event.submitter.name, event.submitter.value]);
       }
       if (navigator.onLine === false) { queue(list); return; }
-      post(form.action, list).then(function (response) {
+      sendable(list).then(function (ready) {
+        list = ready;
+        return post(form.action, list);
+      }).then(function (response) {
         if (saved(response)) {
           storage.removeItem(draftKey(roundNumber()));
           // Open the page afresh at the form's anchor (#record: the message and the next
@@ -403,6 +417,21 @@
   var current = document.getElementById("game-current");
   var DELAY = 3000;
   var etag = null;
+  // The service worker showed its kept copy (the network was slow, sw.js): ask at once.
+  var kept = document.documentElement.dataset.kept === "1";
+
+  // The page again from the server: the worker's copy of it is behind too, and is dropped
+  // first, so the reload waits for the network's answer instead of showing that copy again.
+  function reloadFresh() {
+    var url = window.location.origin + window.location.pathname;
+    var dropped = !window.caches ? Promise.resolve() : window.caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (name) { return name.indexOf("sk-pages") === 0; })
+        .map(function (name) {
+          return window.caches.open(name).then(function (cache) { return cache.delete(url, { ignoreVary: true }); });
+        }));
+    });
+    dropped.catch(function () { /* no cache to drop */ }).then(function () { window.location.reload(); });
+  }
 
   function swap(id, holder) {
     var old = document.getElementById(id);
@@ -437,7 +466,7 @@
     var moved = formRound !== null &&
       (fresh.dataset.nextRound !== formRound || fresh.dataset.finished === "1");
     if (moved && !typing()) {
-      window.location.reload(); // nothing typed: the page with the next round's form
+      reloadFresh(); // nothing typed: the page with the next round's form
       return;
     }
     swap("game-results", holder);
@@ -467,7 +496,7 @@
       .catch(function () { /* offline for a moment: try again next time */ })
       .then(function () { window.setTimeout(poll, DELAY); });
   }
-  if (current && current.dataset.liveUrl && window.fetch) { window.setTimeout(poll, DELAY); }
+  if (current && current.dataset.liveUrl && window.fetch) { window.setTimeout(poll, kept ? 0 : DELAY); }
 
   // The notice's link: what was typed is compared with the round saved elsewhere, as Save
   // would (without the script, or with nothing typed, it reloads the page).
