@@ -5,8 +5,9 @@ Debian's Chromium through Playwright with an empty cache, throttled with the Chr
 "Slow 3G" profile (`Network.emulateNetworkConditions`), and records the bytes on the wire
 (`Network.loadingFinished.encodedDataLength`, headers included) by resource type and the
 first paint (`performance.getEntriesByType('paint')`); then opens it again with the cache the
-first visit left (a repeat visit). `sizes` weighs the game pages of issue 24's budget (decoded
-and gzipped HTML, through the test client). See bench/README.md.
+first visit left (a repeat visit), and the pages the service worker keeps once more with the
+worker at work, its own fetches throttled alike (`worker_repeat`). `sizes` weighs the game pages
+of issue 24's budget (decoded and gzipped HTML, through the test client). See bench/README.md.
 """
 
 from __future__ import annotations
