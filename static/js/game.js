@@ -489,6 +489,10 @@
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(current.dataset.liveUrl, { headers: headers, cache: "no-cache", credentials: "same-origin" })
       .then(function (response) {
+        if (kept && [403, 404, 410].indexOf(response.status) !== -1) {
+          reloadFresh(); // the game is gone, or this phone's right to it: the server says so
+          return null;
+        }
         if (response.status !== 200) { return null; }
         etag = response.headers.get("ETag");
         return response.text().then(update);

@@ -34,6 +34,8 @@ var SHELL = STYLESHEETS.concat([
 var PAGE = /^\/(games\/\d+|s\/[A-Za-z0-9_-]+)$/;
 // A write to a game (a round, a correction, undo, end...): its page is /games/<id>.
 var WRITE = /^(\/games\/\d+)\//;
+// A page's answers that end its kept copy.
+var GONE = [403, 404, 410];
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -94,6 +96,10 @@ function pageFirst(event) {
     if (response.ok && response.type === "basic" && !((lastWrite[path] || 0) >= asked)) {
       var copy = response.clone();
       return caches.open(PAGE_CACHE).then(function (cache) { return keepPage(cache, request, copy); });
+    }
+    if (GONE.indexOf(response.status) !== -1) {
+      // The game was deleted, or this phone lost its right to it: its copy goes too.
+      return caches.open(PAGE_CACHE).then(function (cache) { return cache.delete(request); });
     }
     return null;
   }).catch(function () { /* offline, or the copy could not be kept: the next answer will be */ }));
