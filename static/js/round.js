@@ -104,6 +104,7 @@
       take.addEventListener("click", function () {
         box.checked = false;
         changed(hand, null);
+        told();
       });
       chosen.appendChild(take);
     });
@@ -140,6 +141,11 @@
     }
   }
 
+  // A tile ticked or taken back, or the hand switched to tiles, by the picker (not by the
+  // scorer's own tick, which the browser announces): told as a change of the form, so the
+  // draft (game.js) keeps it.
+  function told() { form.dispatchEvent(new Event("change", { bubbles: true })); }
+
   function tileName(a, b) { return Math.max(a, b) + "-" + Math.min(a, b); }
 
   function numberButton(hand, n, free) {
@@ -166,6 +172,7 @@
       box.checked = true;
       delete first[seatOf(hand)];
       changed(hand, end);
+      told();
     });
     return node;
   }
@@ -223,6 +230,7 @@
       // hand's first tap is already a tile's.
       if (opening) { hands.forEach(function (other) { if (empty(other)) { setMode(other, true); } }); }
       changed(hand, null);
+      told();
     });
     pips.addEventListener("input", function () {
       if (inTiles(hand)) { setMode(hand, false); changed(hand, null); }
