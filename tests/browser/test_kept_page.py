@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,13 +29,14 @@ class SlowPaths:
     def __init__(self) -> None:
         self.delays: dict[str, float] = {}
         self.lock = threading.Lock()
+        self.over = threading.Event()  # set when the delays end: answers waiting go at once
 
     def wrap(self, wsgi_app):
         def slowed(environ, start_response):
             with self.lock:
                 wait = self.delays.get(environ.get("PATH_INFO", ""), 0.0)
             if wait and environ.get("REQUEST_METHOD") == "GET":
-                time.sleep(wait)
+                self.over.wait(wait)
             return wsgi_app(environ, start_response)
 
         return slowed
@@ -44,6 +44,10 @@ class SlowPaths:
     def set(self, delays: dict[str, float]) -> None:
         with self.lock:
             self.delays = dict(delays)
+            if delays:
+                self.over.clear()
+            else:
+                self.over.set()
 
 
 @pytest.fixture(scope="module")
