@@ -5,8 +5,9 @@ Debian's Chromium through Playwright with an empty cache, throttled with the Chr
 "Slow 3G" profile (`Network.emulateNetworkConditions`), and records the bytes on the wire
 (`Network.loadingFinished.encodedDataLength`, headers included) by resource type and the
 first paint (`performance.getEntriesByType('paint')`); then opens it again with the cache the
-first visit left (a repeat visit). `sizes` weighs the game pages of issue 24's budget (decoded
-and gzipped HTML, through the test client). See bench/README.md.
+first visit left (a repeat visit), and the pages the service worker keeps once more with the
+worker at work, its own fetches throttled alike (`worker_repeat`). `sizes` weighs the game pages
+of issue 24's budget (decoded and gzipped HTML, through the test client). See bench/README.md.
 """
 
 from __future__ import annotations
@@ -194,6 +195,57 @@ def weigh(
     }
 
 
+# The pages the service worker keeps (static/js/sw.js: game and share pages).
+KEPT_PAGES = ("game in progress (8 players)", "finished game (8 players)", "share page")
+
+
+def throttle_workers(browser, profile: dict) -> None:
+    """The same network profile for every service worker of the browser: a page's throttling
+    does not reach its worker's fetches. Through the browser's DevTools session (a worker is a
+    target of its own; `Target.sendMessageToTarget` talks to it without a session of its own)."""
+    session = browser.new_browser_cdp_session()
+    for target in session.send("Target.getTargets")["targetInfos"]:
+        if target["type"] != "service_worker":
+            continue
+        worker = session.send(
+            "Target.attachToTarget", {"targetId": target["targetId"], "flatten": False}
+        )["sessionId"]
+        for number, (method, params) in enumerate(
+            (("Network.enable", {}), ("Network.emulateNetworkConditions", profile))
+        ):
+            message = {"id": number + 1, "method": method, "params": params}
+            session.send(
+                "Target.sendMessageToTarget",
+                {"sessionId": worker, "message": json.dumps(message)},
+            )
+
+
+def worker_repeat(browser, base: str, path: str, state: dict, profile: dict) -> dict[str, Any]:
+    """A repeat visit with the service worker at work: a first visit (not throttled) installs
+    it and lets it keep the page, then the page and the worker are throttled alike and the
+    page is opened again. First paint, and whether the worker's kept copy answered."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, storage_state=state)
+    page = context.new_page()
+    page.goto(base + path, wait_until="load")
+    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    page.reload(wait_until="load")  # now through the worker, which keeps this answer
+    page.wait_for_function("url => caches.match(url).then(Boolean)", arg=base + path)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", profile)
+    throttle_workers(browser, profile)
+    page.goto("about:blank")
+    page.goto(base + path, wait_until="load", timeout=120_000)
+    page.wait_for_timeout(300)
+    paints = page.evaluate(
+        "() => Object.fromEntries(performance.getEntriesByType('paint')"
+        ".map(p => [p.name, Math.round(p.startTime)]))"
+    )
+    kept = page.evaluate("document.documentElement.dataset.kept === '1'")
+    context.close()
+    return {"worker_repeat_first_paint_ms": paints.get("first-paint"), "worker_kept_copy": kept}
+
+
 def sizes(folder: Path) -> dict[str, dict[str, int]]:
     """Issue 24's pages by their HTML's bytes, decoded and gzipped (as a phone asks): a finished
     8-player game of 13 rounds, an 8-player game on a double-18 set before its first round (the
@@ -268,19 +320,31 @@ def main(argv: list[str] | None = None) -> int:
                     )
                     for name, path in built["paths"].items()
                 }
+                if throttle:
+                    for name in KEPT_PAGES:
+                        pages[name].update(
+                            worker_repeat(
+                                browser, base, built["paths"][name], state, PROFILES[args.profile]
+                            )
+                        )
                 browser.close()
         finally:
             server.shutdown()
     print(f"{'page (HTML only)':40} {'decoded':>9} {'gzip':>7}")
     for name, row in weights.items():
         print(f"{name:40} {row['decoded']:>9,} {row['gzip']:>7,}")
-    print(f"\n{'page':32} {'HTML+CSS+JS':>12} {'all':>8} {'first paint':>12} {'repeat':>8}")
+    print(
+        f"\n{'page':32} {'HTML+CSS+JS':>12} {'all':>8} {'first paint':>12} {'repeat':>8}"
+        f" {'with worker':>12}"
+    )
     for name, row in pages.items():
         paint, again = row["first_paint_ms"], row.get("repeat_first_paint_ms")
+        worker = row.get("worker_repeat_first_paint_ms")
         print(
             f"{name:32} {row['bytes_html_css_js']:>12,} {row['bytes_all']:>8,} "
             f"{(str(paint) + ' ms') if paint is not None else '-':>12} "
             f"{(str(again) + ' ms') if again is not None else '-':>8}"
+            f" {(str(worker) + ' ms') if worker is not None else '-':>12}"
         )
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
     commit = subprocess.run(

@@ -10,18 +10,22 @@
 // and the rounds waiting on the sheet. A typed round the server has moved past (another phone
 // saved it) is never dropped: the server's comparison page lets the scorer choose.
 // Without JavaScript (or storage) the form posts as it always did.
-// The round sheet carries its tile grid once (a <template>): each hand with no grid of its own
-// gets a copy, named for it, before the drafts below or round.js read the form.
+// The round sheet carries its tile grid once (a <template>): a hand gets its copy, named for it,
+// only when something needs that hand's tiles (its picker opened, a draft or a photo ticking
+// tiles), not all eight at load (1,520 boxes on a double-18 set: most of the page's setup).
+// A hand without a copy sends no tile, as an untouched grid would.
 (function () {
   "use strict";
   var grid = document.getElementById("tile-grid");
-  if (!grid) { return; }
-  document.querySelectorAll("#round-form details.tile-picker").forEach(function (picker) {
-    if (picker.querySelector(".tile-grid")) { return; }
-    var copy = grid.content.cloneNode(true);
-    copy.querySelectorAll(".tile-check").forEach(function (box) { box.name = picker.dataset.name; });
-    picker.appendChild(copy);
-  });
+  window.skTileGrid = function (hand) {
+    var picker = hand.querySelector("details.tile-picker");
+    if (grid && picker && !picker.querySelector(".tile-grid")) {
+      var copy = grid.content.cloneNode(true);
+      copy.querySelectorAll(".tile-check").forEach(function (box) { box.name = picker.dataset.name; });
+      picker.appendChild(copy);
+    }
+    return hand.querySelectorAll(".tile-check");
+  };
 })();
 
 (function () {
@@ -120,6 +124,10 @@
     var values = {};
     saved.forEach(function (pair) {
       (values[pair[0]] = values[pair[0]] || []).push(pair[1]);
+    });
+    // A hand whose tiles were ticked gets its grid back before the boxes are ticked.
+    form.querySelectorAll("details.tile-picker").forEach(function (picker) {
+      if (picker.dataset.name in values) { window.skTileGrid(picker.closest("fieldset.hand")); }
     });
     Array.prototype.forEach.call(form.elements, function (field) {
       var name = field.name;
@@ -344,6 +352,17 @@
         notice.hidden = false;
       }
     }
+    // A copy the service worker kept (shown while the network was slow, sw.js) may be older
+    // than its form token: a round sent from it takes a token made now (into the form too,
+    // for the server's answer below), as a round from the outbox does.
+    var kept = document.documentElement.dataset.kept === "1";
+    function sendable(list) {
+      if (!kept) { return Promise.resolve(list); }
+      return freshToken(game).then(function (token) {
+        if (token && form.elements.csrf_token) { form.elements.csrf_token.value = token; }
+        return withToken(list, token);
+      });
+    }
     form.addEventListener("submit", function (event) {
       if (!window.fetch || !window.URLSearchParams) { return; }
       event.preventDefault();
@@ -352,7 +371,10 @@
         list.push([event.submitter.name, event.submitter.value]);
       }
       if (navigator.onLine === false) { queue(list); return; }
-      post(form.action, list).then(function (response) {
+      sendable(list).then(function (ready) {
+        list = ready;
+        return post(form.action, list);
+      }).then(function (response) {
         if (saved(response)) {
           storage.removeItem(draftKey(roundNumber()));
           // Open the page afresh at the form's anchor (#record: the message and the next
@@ -395,6 +417,21 @@
   var current = document.getElementById("game-current");
   var DELAY = 3000;
   var etag = null;
+  // The service worker showed its kept copy (the network was slow, sw.js): ask at once.
+  var kept = document.documentElement.dataset.kept === "1";
+
+  // The page again from the server: the worker's copy of it is behind too, and is dropped
+  // first, so the reload waits for the network's answer instead of showing that copy again.
+  function reloadFresh() {
+    var url = window.location.origin + window.location.pathname;
+    var dropped = !window.caches ? Promise.resolve() : window.caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (name) { return name.indexOf("sk-pages") === 0; })
+        .map(function (name) {
+          return window.caches.open(name).then(function (cache) { return cache.delete(url, { ignoreVary: true }); });
+        }));
+    });
+    dropped.catch(function () { /* no cache to drop */ }).then(function () { window.location.reload(); });
+  }
 
   function swap(id, holder) {
     var old = document.getElementById(id);
@@ -429,7 +466,7 @@
     var moved = formRound !== null &&
       (fresh.dataset.nextRound !== formRound || fresh.dataset.finished === "1");
     if (moved && !typing()) {
-      window.location.reload(); // nothing typed: the page with the next round's form
+      reloadFresh(); // nothing typed: the page with the next round's form
       return;
     }
     swap("game-results", holder);
@@ -452,6 +489,10 @@
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(current.dataset.liveUrl, { headers: headers, cache: "no-cache", credentials: "same-origin" })
       .then(function (response) {
+        if (kept && [403, 404, 410].indexOf(response.status) !== -1) {
+          reloadFresh(); // the game is gone, or this phone's right to it: the server says so
+          return null;
+        }
         if (response.status !== 200) { return null; }
         etag = response.headers.get("ETag");
         return response.text().then(update);
@@ -459,7 +500,7 @@
       .catch(function () { /* offline for a moment: try again next time */ })
       .then(function () { window.setTimeout(poll, DELAY); });
   }
-  if (current && current.dataset.liveUrl && window.fetch) { window.setTimeout(poll, DELAY); }
+  if (current && current.dataset.liveUrl && window.fetch) { window.setTimeout(poll, kept ? 0 : DELAY); }
 
   // The notice's link: what was typed is compared with the round saved elsewhere, as Save
   // would (without the script, or with nothing typed, it reloads the page).

@@ -32,5 +32,6 @@
       .catch(function () { /* offline for a moment: try again next time */ })
       .then(function () { window.setTimeout(poll, delay); });
   }
-  window.setTimeout(poll, delay);
+  // A copy the service worker kept (the network was slow, sw.js): the latest is asked at once.
+  window.setTimeout(poll, document.documentElement.dataset.kept === "1" ? 0 : delay);
 })();

@@ -16,11 +16,15 @@
   function say(text, key, value) { return (text || "").replace("%(" + key + ")s", value); }
   function name(tile) { return Math.max(tile[0], tile[1]) + "-" + Math.min(tile[0], tile[1]); }
   function status(text) { $(".photo-status").textContent = text; }
+  // The hand's tile boxes (game.js makes a hand's grid when it is first needed).
+  function boxes(hand) {
+    return window.skTileGrid ? window.skTileGrid(hand) : hand.querySelectorAll(".tile-check");
+  }
 
   // The highest end on offer in this hand's grid (the game's set).
   function setMax(hand) {
     var max = 0;
-    hand.querySelectorAll(".tile-check").forEach(function (box) {
+    boxes(hand).forEach(function (box) {
       box.value.split("-").forEach(function (n) { max = Math.max(max, parseInt(n, 10) || 0); });
     });
     return max || 12;
@@ -206,9 +210,9 @@
   function use() {
     var hand = state.hand;
     var wanted = state.tiles.map(function (t) { return name(t.pips); });
-    var boxes = hand.querySelectorAll(".tile-check");
+    var ticks = boxes(hand);
     var found = {};
-    boxes.forEach(function (box) {
+    ticks.forEach(function (box) {
       box.checked = wanted.indexOf(box.value) !== -1;
       if (box.checked) { found[box.value] = true; }
     });
@@ -221,7 +225,7 @@
     if (toggle) { toggle.setAttribute("aria-expanded", "true"); }
     var details = hand.querySelector("details.tile-picker");
     if (details) { details.open = true; }
-    if (boxes.length) { boxes[0].dispatchEvent(new Event("change", { bubbles: true })); }
+    if (ticks.length) { ticks[0].dispatchEvent(new Event("change", { bubbles: true })); }
     if (missing.length) {
       status(say(words.missing, "tiles", missing.join(", ")));
       return;

@@ -15,6 +15,11 @@
   function seatOf(hand) { return hand.dataset.seat; }
   function modeInput(hand, value) { return hand.querySelector('.mode input[value="' + value + '"]'); }
   function picker(hand) { return hand.querySelector(".picker"); }
+  // The hand's tile boxes, its grid copied from the page's one template first if it has none
+  // yet (game.js: grids are made when a hand needs them; the correction page has them all).
+  function grid(hand) {
+    return window.skTileGrid ? window.skTileGrid(hand) : hand.querySelectorAll(".tile-check");
+  }
   function toggle(hand) { return hand.querySelector(".tiles-toggle"); }
   function ticked(hand) { return Array.prototype.slice.call(hand.querySelectorAll(".tile-check:checked")); }
   function inTiles(hand) { var input = modeInput(hand, "tiles"); return !!(input && input.checked); }
@@ -85,7 +90,7 @@
     var seat = seatOf(hand);
     var free = {};
     var top = 0;
-    hand.querySelectorAll(".tile-check").forEach(function (box) {
+    grid(hand).forEach(function (box) {
       var pair = ends(box.value);
       top = Math.max(top, pair[0]);
       if (!holder[box.value]) { free[box.value] = box; }
@@ -99,6 +104,7 @@
       take.addEventListener("click", function () {
         box.checked = false;
         changed(hand, null);
+        told();
       });
       chosen.appendChild(take);
     });
@@ -135,6 +141,11 @@
     }
   }
 
+  // A tile ticked or taken back, or the hand switched to tiles, by the picker (not by the
+  // scorer's own tick, which the browser announces): told as a change of the form, so the
+  // draft (game.js) keeps it.
+  function told() { form.dispatchEvent(new Event("change", { bubbles: true })); }
+
   function tileName(a, b) { return Math.max(a, b) + "-" + Math.min(a, b); }
 
   function numberButton(hand, n, free) {
@@ -161,6 +172,7 @@
       box.checked = true;
       delete first[seatOf(hand)];
       changed(hand, end);
+      told();
     });
     return node;
   }
@@ -168,6 +180,7 @@
   function setMode(hand, tiles) {
     var input = modeInput(hand, tiles ? "tiles" : "pips");
     if (input) { input.checked = true; }
+    if (tiles) { grid(hand); }
     picker(hand).hidden = !tiles;
     toggle(hand).setAttribute("aria-expanded", tiles ? "true" : "false");
     if (!tiles) { delete first[seatOf(hand)]; }
@@ -217,6 +230,7 @@
       // hand's first tap is already a tile's.
       if (opening) { hands.forEach(function (other) { if (empty(other)) { setMode(other, true); } }); }
       changed(hand, null);
+      told();
     });
     pips.addEventListener("input", function () {
       if (inTiles(hand)) { setMode(hand, false); changed(hand, null); }
@@ -311,6 +325,7 @@
     document.head.append(style, script);
     load = function () {};
   }
+  var rows = [];
   form.querySelectorAll("fieldset.hand").forEach(function (hand) {
     var label = document.createElement("label");
     label.className = "photo-label";
@@ -322,14 +337,8 @@
     label.lastChild.textContent = word;
     var input = label.firstChild;
     var row = hand.querySelector(".hand-main");
-    var out = row.querySelector(".out-toggle");
     row.appendChild(label);
-    // No room beside a long "went out" (French, Spanish at 360 px): a row of its own, named.
-    if (out && out.scrollWidth > out.clientWidth + 1) {
-      row.after(label);
-      label.classList.add("is-below");
-      label.lastChild.className = "";
-    }
+    rows.push({ row: row, label: label, out: row.querySelector(".out-toggle") });
     // A label opens its hidden file input; from a keyboard, Enter or Space does.
     label.addEventListener("keydown", function (event) {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); input.click(); }
@@ -341,5 +350,14 @@
       input.value = "";
       if (window.skPhoto) { window.skPhoto.take(); } else { load(); }
     });
+  });
+  // No room beside a long "went out" (French, Spanish at 360 px): a row of its own, named.
+  // Every width is read first, then the rows are moved (one layout for the eight hands).
+  rows.filter(function (item) {
+    return item.out && item.out.scrollWidth > item.out.clientWidth + 1;
+  }).forEach(function (item) {
+    item.row.after(item.label);
+    item.label.classList.add("is-below");
+    item.label.lastChild.className = "";
   });
 })();

@@ -1,7 +1,11 @@
 // The service worker (served at /sw.js so that its scope is the whole app). Network first for
-// everything it keeps, so a phone online always sees the latest; when the network is gone it
-// answers from its cache: the app shell (CSS, JS, icons) and the last game pages seen.
-// Round writes (POST) are never touched here: static/js/game.js keeps a round sent offline.
+// everything it keeps, so a phone online sees the latest; when the network is gone it answers
+// from its cache: the app shell (CSS, JS, icons) and the last game pages seen. A game page the
+// network has not answered within PAGE_WAIT_MS is shown from its kept copy at once, marked
+// (<html data-kept="1">): the network's answer still arrives and is kept, and the page's own
+// poll (game.js, live.js) asks for the latest at once and brings the page up to date.
+// Round writes (POST) are never answered here (static/js/game.js keeps a round sent offline),
+// but one drops the kept copy of its game's page: that copy is behind the write.
 "use strict";
 
 // The stylesheets pages link at their end (the rest is inline in each page), by their versioned
@@ -11,6 +15,12 @@ var STYLESHEETS = ["/static/css/later.css"];
 var SHELL_CACHE = "sk-shell-v4";
 var PAGE_CACHE = "sk-pages-v1";
 var MAX_PAGES = 12;
+// How long a game page waits for the network before its kept copy is shown (a phone's network
+// answers well within it; Slow 3G takes 2 s a request).
+var PAGE_WAIT_MS = 700;
+// When this worker last saw a write to each game page (path): a page's answer asked for before
+// it is older than the write and is not kept.
+var lastWrite = {};
 var SHELL = STYLESHEETS.concat([
   "/static/js/app.js",
   "/static/js/game.js",
@@ -22,6 +32,10 @@ var SHELL = STYLESHEETS.concat([
 ]);
 // Game pages (scorer's and share link's); their live parts answer offline from the page.
 var PAGE = /^\/(games\/\d+|s\/[A-Za-z0-9_-]+)$/;
+// A write to a game (a round, a correction, undo, end...): its page is /games/<id>.
+var WRITE = /^(\/games\/\d+)\//;
+// A page's answers that end its kept copy.
+var GONE = [403, 404, 410];
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -55,19 +69,78 @@ function keepPage(cache, request, response) {
   });
 }
 
-function networkFirst(event, cacheName, isPage) {
+// The kept copy of a page, marked as such for its scripts (an attribute on <html>).
+function marked(response) {
+  return response.text().then(function (html) {
+    var headers = new Headers(response.headers);
+    headers.delete("Content-Length");
+    headers.delete("Content-Encoding");
+    return new Response(html.replace(/<html\b/i, '<html data-kept="1"'), {
+      status: response.status, statusText: response.statusText, headers: headers
+    });
+  });
+}
+
+function kept(request) {
+  return caches.open(PAGE_CACHE).then(function (cache) { return cache.match(request); });
+}
+
+// A game page: the network's answer if it comes within PAGE_WAIT_MS, else the kept copy (if
+// any) at once while the network's answer is still awaited and kept; offline, the kept copy.
+function pageFirst(event) {
+  var request = event.request;
+  var path = new URL(request.url).pathname;
+  var asked = Date.now();
+  var network = fetch(request);
+  event.waitUntil(network.then(function (response) {
+    if (response.ok && response.type === "basic" && !((lastWrite[path] || 0) >= asked)) {
+      var copy = response.clone();
+      return caches.open(PAGE_CACHE).then(function (cache) { return keepPage(cache, request, copy); });
+    }
+    if (GONE.indexOf(response.status) !== -1) {
+      // The game was deleted, or this phone lost its right to it: its copy goes too.
+      return caches.open(PAGE_CACHE).then(function (cache) { return cache.delete(request); });
+    }
+    return null;
+  }).catch(function () { /* offline, or the copy could not be kept: the next answer will be */ }));
+  return new Promise(function (resolve) {
+    var answered = false;
+    function answer(response) {
+      if (!answered) { answered = true; resolve(response); }
+    }
+    function fallBack(orElse) {
+      return kept(request).then(function (copy) {
+        if (copy) { return marked(copy).then(answer); }
+        if (orElse) { answer(orElse); }
+        return null;
+      });
+    }
+    network.then(answer, function () { return fallBack(Response.error()); });
+    setTimeout(function () { if (!answered) { fallBack(null); } }, PAGE_WAIT_MS);
+  });
+}
+
+function forgetPage(path) {
+  lastWrite[path] = Date.now();
+  return caches.open(PAGE_CACHE).then(function (cache) {
+    return cache.delete(new URL(path, self.location.origin).href, { ignoreVary: true });
+  });
+}
+
+// The app shell: the network's answer (kept), or offline the kept one.
+function networkFirst(event, cacheName) {
   var request = event.request;
   return fetch(request).then(function (response) {
     if (response.ok && response.type === "basic") {
       var copy = response.clone();
       event.waitUntil(caches.open(cacheName).then(function (cache) {
-        return isPage ? keepPage(cache, request, copy) : cache.put(request, copy);
+        return cache.put(request, copy);
       }));
     }
     return response;
   }).catch(function () {
     return caches.open(cacheName).then(function (cache) {
-      return cache.match(request, { ignoreSearch: !isPage });
+      return cache.match(request, { ignoreSearch: true });
     }).then(function (cached) {
       return cached || Response.error();
     });
@@ -76,12 +149,16 @@ function networkFirst(event, cacheName, isPage) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") { return; }
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) { return; }
+  if (request.method !== "GET") {
+    var write = WRITE.exec(url.pathname);
+    if (write) { event.waitUntil(forgetPage(write[1])); }
+    return;
+  }
   if (PAGE.test(url.pathname) && request.mode === "navigate") {
-    event.respondWith(networkFirst(event, PAGE_CACHE, true));
+    event.respondWith(pageFirst(event));
   } else if (url.pathname.indexOf("/static/") === 0 || url.pathname === "/manifest.webmanifest") {
-    event.respondWith(networkFirst(event, SHELL_CACHE, false));
+    event.respondWith(networkFirst(event, SHELL_CACHE));
   }
 });

@@ -258,6 +258,29 @@ def test_the_picker_keeps_a_tile_in_one_hand(phone: Page, live_server: str):
     assert min(sizes) >= 44
 
 
+def test_tiles_picked_come_back_after_a_reload(phone: Page, live_server: str):
+    # The picker's taps are kept in the round's draft like typing; a hand's tile grid is made
+    # when the hand needs it (not all at load): the draft's tiles get their grid back.
+    start(phone, live_server)
+    assert phone.locator(".tile-check").count() == 0  # no hand's grid before one is opened
+    ben = hand(phone, "Ben")
+    tiles_button(phone, "Ben").click()
+    pick(Thumb(phone), ben, "6-4")
+    pick(Thumb(phone), ben, "9-3")
+    expect(pips(phone, "Ben")).to_have_value("22")
+    phone.reload()
+    ben = hand(phone, "Ben")
+    expect(ben.get_by_role("button", name="Take the 6-4 out of the hand")).to_be_visible()
+    expect(ben.get_by_role("button", name="Take the 9-3 out of the hand")).to_be_visible()
+    expect(pips(phone, "Ben")).to_have_value("22")
+    hand(phone, "Ana").get_by_text("Went out").click()
+    pips(phone, "Cy").fill("7")
+    pips(phone, "Di").fill("3")
+    phone.get_by_role("button", name="Save round").click()
+    expect(phone.locator(".flash-success")).to_have_text("Round 1 saved.")
+    assert totals(phone) == ["0", "22", "7", "3"]
+
+
 def test_a_refused_round_focuses_a_summary_that_links_each_field(phone: Page, live_server: str):
     start(phone, live_server)
     by_numbers(phone, "Ana", {"Ben": "15", "Cy": "1o", "Di": "22"})
