@@ -375,6 +375,22 @@
         list = ready;
         return post(form.action, list);
       }).then(function (response) {
+        // 400: the form's token expired (the page stayed open longer than a token lives, or
+        // the phone's session was renewed). Once more with a token made now: the round's key
+        // makes a second send safe, and nothing typed is given up for a stale token.
+        if (response.status !== 400) { return response; }
+        return freshToken(game).then(function (token) {
+          if (!token) { return response; }
+          if (form.elements.csrf_token) { form.elements.csrf_token.value = token; }
+          list = withToken(list, token);
+          return post(form.action, list);
+        });
+      }).then(function (response) {
+        if (response.status === 400) {
+          // Still refused: the server's page says why; the draft stays for the next visit.
+          HTMLFormElement.prototype.submit.call(form);
+          return;
+        }
         if (saved(response)) {
           storage.removeItem(draftKey(roundNumber()));
           // Open the page afresh at the form's anchor (#record: the message and the next

@@ -194,3 +194,16 @@ def test_offline_a_round_saved_elsewhere_meanwhile_comes_back_as_a_choice(
         "Round 1 was saved from another phone", timeout=20_000
     )
     expect(phone.locator(".conflict-table")).to_contain_text("12")
+
+
+def test_a_round_typed_on_a_page_older_than_its_form_token_is_saved(phone: Page, live_server: str):
+    # The phone's session (and with it the form token the page carries) is gone, as after a
+    # restart or a page left open too long: Save sends again with a token made now.
+    start(phone, live_server)
+    went_out(phone, "Ana")
+    for name, value in {"Ben": 12, "Cy": 3, "Di": 8}.items():
+        pips(phone, name).fill(str(value))
+    phone.context.clear_cookies(name="session")
+    save(phone)
+    expect(phone.locator(".flash-success")).to_have_text("Round 1 saved.")
+    assert totals(phone) == ["0", "12", "3", "8"]
