@@ -7,7 +7,7 @@ import io
 import json
 from pathlib import Path
 
-from flask import Response, current_app, jsonify, send_file, send_from_directory, url_for
+from flask import Response, current_app, jsonify, send_file, send_from_directory, session, url_for
 from flask_babel import gettext as _
 
 from scorekeeper.pwa import bp
@@ -16,6 +16,17 @@ from scorekeeper.styles import FIRST, LATER, stylesheet_url
 # The header's navy: the phone's status bar and splash screen match the page.
 THEME_COLOR = "#12263f"
 BACKGROUND_COLOR = "#ffffff"
+
+
+@bp.after_request
+def keep_the_session_as_it_is(response: Response) -> Response:
+    """The manifest, the service worker and the icon change nothing of the visitor's, so their
+    answers never set the session cookie. A phone fetches them while the page that asked for
+    them may already be sending a form: a late answer carrying the session as it was (say,
+    Flask-Login's first mark on a new session) would undo what the form's answer set, such as
+    a sign-in."""
+    session.modified = False
+    return response
 
 
 @bp.get("/manifest.webmanifest")

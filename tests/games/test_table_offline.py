@@ -288,3 +288,15 @@ def test_text_answers_are_gzipped_when_the_browser_takes_gzip(client):
 
 # The weight budget (bytes on the wire, headers included) is a browser test:
 # tests/browser/test_weight.py.
+
+
+def test_the_manifest_and_service_worker_never_set_the_session_cookie(app):
+    # Fetched while the sign-in form is being sent, such an answer would sign the phone out.
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["csrf_token"] = "a form token"  # as the sign-in page leaves a new session
+    for path in ("/manifest.webmanifest", "/sw.js", "/favicon.ico"):
+        answer = client.get(path)
+        answer.close()  # a file answer (the icon)
+        assert answer.status_code == 200, path
+        assert not any(c.startswith("session=") for c in answer.headers.getlist("Set-Cookie")), path
