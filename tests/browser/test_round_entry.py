@@ -140,6 +140,9 @@ def test_a_round_by_numbers_takes_five_taps_on_one_screen(phone: Page, live_serv
 def tiles_round(phone: Page, out: str, hands: dict[str, list[str]], tiles_tap: bool) -> Thumb:
     """Score a round by tiles: who went out, one tap on "Tiles" if the pickers are closed (the
     other empty hands open theirs with it), two taps a tile, Save."""
+    # The saved round's message paints before the scripts have opened the page at the form:
+    # the thumb starts where they leave it.
+    phone.wait_for_load_state()
     thumb = Thumb(phone)
     thumb.tap(hand(phone, out).get_by_text("Went out"))
     if tiles_tap:
