@@ -12,11 +12,12 @@ It runs on onnxruntime, on one thread. docs/decisions.md says why.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+
+from .net import session
 
 MODEL = Path(__file__).with_name("tiles.onnx")
 # A box is seen as a CROP x 2*CROP colour image (its long side down), widened by MARGIN.
@@ -24,8 +25,6 @@ CROP = 32
 MARGIN = 1.3
 # Boxes judged at once.
 BATCH = 64
-
-_SESSION: list[Any] = []
 
 
 def crop(img: NDArray[np.uint8], box: NDArray[np.float32]) -> NDArray[np.uint8]:
@@ -44,20 +43,6 @@ def crop(img: NDArray[np.uint8], box: NDArray[np.float32]) -> NDArray[np.uint8]:
     )
 
 
-def _session() -> Any:
-    """The network, loaded once per process, run on one thread."""
-    if not _SESSION:
-        import onnxruntime
-
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        _SESSION.append(
-            onnxruntime.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
-        )
-    return _SESSION[0]
-
-
 def tile_odds(img: NDArray[np.uint8], boxes: list[NDArray[np.float32]]) -> NDArray[np.float32]:
     """For each box, the network's odds (0-1) that it holds exactly one whole tile."""
     if not boxes:
@@ -68,6 +53,6 @@ def tile_odds(img: NDArray[np.uint8], boxes: list[NDArray[np.float32]]) -> NDArr
     for start in range(0, len(boxes), BATCH):
         crops = np.stack([crop(img, box) for box in boxes[start : start + BATCH]])
         batch = np.ascontiguousarray(crops.astype(np.float32).transpose(0, 3, 1, 2))
-        parts.append(np.asarray(_session().run(None, {"boxes": batch})[0], np.float32))
+        parts.append(np.asarray(session(MODEL).run(None, {"boxes": batch})[0], np.float32))
     logits = np.concatenate(parts).reshape(-1)
     return np.asarray(1 / (1 + np.exp(-np.clip(logits, -30, 30))), np.float32)

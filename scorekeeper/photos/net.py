@@ -45,31 +45,31 @@ def batch(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
     return np.ascontiguousarray(np.stack(crops).astype(np.float32).transpose(0, 3, 1, 2))
 
 
-# The network's session, made on the first photo a process reads (a process that never reads
+# Each network's session, made on the first photo a process reads (a process that never reads
 # one never loads onnxruntime).
-_SESSION: list[Any] = []
+_SESSIONS: dict[Path, Any] = {}
 
 
-def _session() -> Any:
-    """The network, loaded once per process (under 1 MB), run on one thread."""
-    if not _SESSION:
+def session(model: Path) -> Any:
+    """The network in `model`, loaded once per process (each under 1 MB), run on one thread:
+    this one's, and boxnet.py's that judges the tiles' boxes."""
+    if model not in _SESSIONS:
         import onnxruntime
 
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
-        _SESSION.append(
-            onnxruntime.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
+        _SESSIONS[model] = onnxruntime.InferenceSession(
+            str(model), options, providers=["CPUExecutionProvider"]
         )
-    return _SESSION[0]
+    return _SESSIONS[model]
 
 
 def probabilities(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
     """For each crop, the probability of each value 0-18 (rows sum to 1)."""
     if not crops:
         return np.zeros((0, VALUES), np.float32)
-    session = _session()
-    logits = session.run(None, {"crops": batch(crops)})[0]
+    logits = session(MODEL).run(None, {"crops": batch(crops)})[0]
     logits = np.asarray(logits, dtype=np.float32)
     logits -= logits.max(axis=1, keepdims=True)
     odds = np.exp(logits)
