@@ -46,18 +46,61 @@ TUNING_FIRST = 20_000
 
 
 def matched_halves(found: list[tuple[int, int]], truth: list[tuple[int, int]]) -> tuple[int, int]:
-    """Halves right and halves compared, pairing each true tile with the found tile that
-    shares most halves with it (order of tiles and of halves does not matter)."""
-    left = list(found)
-    right = compared = 0
-    for a, b in truth:
-        if not left:
-            break
-        best = max(left, key=lambda t: _shared(t, (a, b)))
-        left.remove(best)
-        right += _shared(best, (a, b))
-        compared += 2
-    return right, compared
+    """Halves right and halves compared on the tiles found: each found tile is paired with a
+    true tile so that the pairs share as many halves as they can (the order of tiles and of
+    halves does not matter; a tile missed is counted by "found", not here). Pairing each true
+    tile in turn with its best match would pair a missed tile's neighbour wrongly."""
+    n = min(len(found), len(truth))
+    if not n:
+        return 0, 0
+    shared = [[_shared(f, t) for t in truth] for f in found]
+    return _best_assignment(shared), 2 * n
+
+
+def _best_assignment(weights: list[list[int]]) -> int:
+    """The largest sum of weights[i][j] over pairs using each row and column at most once
+    (the Hungarian method on costs max - weight, padded to a square)."""
+    size = max(len(weights), len(weights[0]))
+    top = max(max(row) for row in weights)
+    cost = [
+        [
+            top - (weights[i][j] if i < len(weights) and j < len(weights[0]) else 0)
+            for j in range(size)
+        ]
+        for i in range(size)
+    ]
+    inf = float("inf")
+    u, v = [0.0] * (size + 1), [0.0] * (size + 1)
+    match, way = [0] * (size + 1), [0] * (size + 1)
+    for i in range(1, size + 1):
+        match[0], j0 = i, 0
+        least, used = [inf] * (size + 1), [False] * (size + 1)
+        while match[j0]:
+            used[j0] = True
+            i0, delta, j1 = match[j0], inf, 0
+            for j in range(1, size + 1):
+                if not used[j]:
+                    cur = cost[i0 - 1][j - 1] - u[i0] - v[j]
+                    if cur < least[j]:
+                        least[j], way[j] = cur, j0
+                    if least[j] < delta:
+                        delta, j1 = least[j], j
+            for j in range(size + 1):
+                if used[j]:
+                    u[match[j]] += delta
+                    v[j] -= delta
+                else:
+                    least[j] -= delta
+            j0 = j1
+        while j0:
+            j1 = way[j0]
+            match[j0] = match[j1]
+            j0 = j1
+    return sum(
+        weights[match[j] - 1][j - 1]
+        for j in range(1, size + 1)
+        if match[j] - 1 < len(weights) and j - 1 < len(weights[0])
+    )
 
 
 def _shared(x: tuple[int, int], y: tuple[int, int]) -> int:

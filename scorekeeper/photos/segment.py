@@ -30,6 +30,14 @@ KEEP = 0.5
 # For the box network to choose among: the cells of this many of the best-scored grids of each
 # touching group.
 GRIDS = 6
+# A dividing line is a straight bar, at least BAR_ASPECT times as long as it is thick, filling
+# BAR_FILL of its box; from BAR_LENGTH times the size of the tiles found to a tile's width.
+BAR_ASPECT = 4.0
+BAR_FILL = 0.6
+BAR_LENGTH = 0.45
+BAR_CONTRAST = 12
+# A tile proposed from its dividing line alone (no mask outlined it) is kept at these odds.
+KEEP_FROM_BAR = 0.8
 
 
 @dataclass
@@ -37,7 +45,7 @@ class Found:
     """A tile-shaped box on the working image and whether it was cut out of a bigger shape."""
 
     box: Box
-    split: bool = False
+    split: bool = False  # cut out of a bigger shape, or proposed from its dividing line alone
 
 
 def lab(img: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -206,7 +214,87 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
         ((-float(p) + 0.1 * fit, f) for (fit, f), p in zip(found, odds, strict=True) if p >= KEEP),
         key=lambda c: c[0],
     )
+    kept = choose(ranked)
+    more = from_bars(img, kept)
+    if more and not kept:
+        # Measured by the tiles its first bars found, the rest of the photo's bars.
+        more += from_bars(img, more)
+    return kept + more
+
+
+def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
+    """Tiles no mask outlined (white on a white cloth, one of a tangle of touching tiles), found
+    by their dividing lines: a box the size of the tiles already found, centred on each bar
+    that lies on none of them, kept when the box network is sure it is one whole tile."""
+    from . import boxnet
+
+    width = float(np.median([np.linalg.norm(k.box[1] - k.box[0]) for k in kept])) if kept else 0
+    areas = [float(cv2.contourArea(k.box)) for k in kept]
+    proposals: list[Box] = []
+    for centre, along, length in bars(img):
+        if width:
+            if not BAR_LENGTH * width <= length <= 1.05 * width:
+                continue
+            sizes = [0.9 * width, width, 1.1 * width]
+        else:
+            # No tile to measure by: a dividing line spans most of its tile's width.
+            sizes = [length / 0.85, length / 0.7]
+        across = np.array([-along[1], along[0]], np.float32)
+        for size in sizes:
+            half_w, half_l = along * size / 2, across * size
+            box = np.array(
+                [
+                    centre - half_w - half_l,
+                    centre + half_w - half_l,
+                    centre + half_w + half_l,
+                    centre - half_w + half_l,
+                ],
+                np.float32,
+            )
+            area = size * size * 2
+            if not any(
+                _overlap(box, k.box) > 0.3 * min(area, a) for k, a in zip(kept, areas, strict=True)
+            ):
+                proposals.append(box)
+    if not proposals:
+        return []
+    odds = boxnet.tile_odds(img, proposals)
+    ranked = [
+        (-float(p), Found(box, split=True))
+        for box, p in zip(proposals, odds, strict=True)
+        if p >= KEEP_FROM_BAR
+    ]
     return choose(ranked)
+
+
+def bars(img: NDArray[np.uint8]) -> list[tuple[NDArray[np.float32], NDArray[np.float32], float]]:
+    """The straight bars of the photo, darker or lighter than what is around them (a tile's
+    dividing line, but also a seam, a letter or a line of wood): centre, unit direction, length."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    side = min(h, w)
+    block = max(15, side // 15) | 1
+    out = []
+    # Darker than its surroundings by BAR_CONTRAST, then lighter by as much.
+    for polarity, offset in (
+        (cv2.THRESH_BINARY_INV, BAR_CONTRAST),
+        (cv2.THRESH_BINARY, -BAR_CONTRAST),
+    ):
+        mask = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, polarity, block, offset)
+        # A line a pixel thin (a small photo, a slanting line) has no area until thickened.
+        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+            long, thick = max(rw, rh), min(rw, rh)
+            if thick < 1 or long < 0.02 * side or long < BAR_ASPECT * thick:
+                continue
+            if cv2.contourArea(contour) < BAR_FILL * rw * rh:
+                continue
+            theta = math.radians(angle if rw >= rh else angle + 90)
+            along = np.array([math.cos(theta), math.sin(theta)], np.float32)
+            out.append((np.array([cx, cy], np.float32), along, float(long)))
+    return out
 
 
 def classic(img: NDArray[np.uint8]) -> list[Found]:

@@ -1,0 +1,59 @@
+"""Finding tiles by their dividing lines (segment.from_bars): a tile no mask outlined is found
+again, nothing is found twice, and a table with nothing on it gives nothing. Drawn photos only."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scorekeeper.photos import segment
+from scorekeeper.photos.decode import decode
+from scorekeeper.photos.synthetic import empty_table, make_photo
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    shared, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32))
+    return float(shared) / (float(union) - float(shared))
+
+
+@pytest.mark.parametrize(
+    ("face", "pips", "textured"),
+    [("white", "black", False), ("black", "white", False), ("ivory", "coloured", True)],
+)
+def test_a_tile_no_mask_outlined_is_found_by_its_dividing_line(face, pips, textured):
+    tiles = [(6, 2), (9, 4), (12, 0), (5, 5)]
+    photo = make_photo(
+        3,
+        tiles=tiles,
+        arrangement="scattered",
+        face=face,
+        pips=pips,
+        set_max="12",
+        textured=textured,
+    )
+    img, _scale = decode(photo.jpeg)
+    found = segment.tiles(img)
+    assert len(found) == len(tiles)
+    for missed in found:
+        rest = [f for f in found if f is not missed]
+        again = segment.from_bars(img, rest)
+        assert len(again) == 1
+        assert _iou(again[0].box, missed.box) > 0.6
+        assert again[0].split  # a guessed box: its confidence is lowered for the scorer
+
+
+def test_a_tile_already_found_is_not_found_again():
+    photo = make_photo(5, tiles=[(3, 1), (8, 8), (11, 7)], arrangement="scattered")
+    img, _scale = decode(photo.jpeg)
+    found = segment.tiles(img)
+    assert len(found) == 3
+    assert segment.from_bars(img, found) == []
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_empty_table_has_no_tile_even_by_its_lines(seed):
+    img, _scale = decode(empty_table(seed))
+    assert segment.tiles(img) == []
+    assert segment.from_bars(img, []) == []
