@@ -31,13 +31,18 @@ KEEP = 0.5
 # touching group.
 GRIDS = 6
 # A dividing line is a straight bar, at least BAR_ASPECT times as long as it is thick, filling
-# BAR_FILL of its box; from BAR_LENGTH times the size of the tiles found to a tile's width.
+# BAR_FILL of its box; from BAR_LENGTH times the size of the tiles found to a tile's width. It
+# stands out from what is around it by BAR_CONTRAST grey levels (a thin line, lighter or
+# darker), or is BAR_LOCAL darker than the mean of a wider block.
 BAR_ASPECT = 4.0
 BAR_FILL = 0.6
 BAR_LENGTH = 0.45
-BAR_CONTRAST = 12
+BAR_CONTRAST = 25
+BAR_LOCAL = 12
 # A tile proposed from its dividing line alone (no mask outlined it) is kept at these odds.
 KEEP_FROM_BAR = 0.8
+# ... and when it covers at most this much of a tile found (tiles lie beside each other).
+BAR_OVERLAP = 0.1
 
 
 @dataclass
@@ -253,7 +258,8 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
             )
             area = size * size * 2
             if not any(
-                _overlap(box, k.box) > 0.3 * min(area, a) for k, a in zip(kept, areas, strict=True)
+                _overlap(box, k.box) > BAR_OVERLAP * min(area, a)
+                for k, a in zip(kept, areas, strict=True)
             ):
                 proposals.append(box)
     if not proposals:
@@ -273,16 +279,29 @@ def bars(img: NDArray[np.uint8]) -> list[tuple[NDArray[np.float32], NDArray[np.f
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape
     side = min(h, w)
+    # What is darker (black-hat) or lighter (top-hat) than its surroundings by BAR_CONTRAST and
+    # thinner than the kernel: lines and small pips, not the edge of a tile or of a shadow.
+    size = max(5, side // 40) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
     block = max(15, side // 15) | 1
+    masks: list[NDArray[np.uint8]] = [
+        ((cv2.morphologyEx(grey, op, kernel) > BAR_CONTRAST) * 255).astype(np.uint8)
+        for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT)
+    ]
+    # And what is darker than the mean of a wider block around it by BAR_LOCAL: a dividing
+    # line that the black-hat joins to the seams at its ends, between touching tiles.
+    masks.append(
+        np.asarray(
+            cv2.adaptiveThreshold(
+                grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, BAR_LOCAL
+            ),
+            dtype=np.uint8,
+        )
+    )
     out = []
-    # Darker than its surroundings by BAR_CONTRAST, then lighter by as much.
-    for polarity, offset in (
-        (cv2.THRESH_BINARY_INV, BAR_CONTRAST),
-        (cv2.THRESH_BINARY, -BAR_CONTRAST),
-    ):
-        mask = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, polarity, block, offset)
+    for found in masks:
         # A line a pixel thin (a small photo, a slanting line) has no area until thickened.
-        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+        mask = cv2.dilate(found, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
