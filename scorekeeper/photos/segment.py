@@ -212,8 +212,6 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
     from . import boxnet
 
     found = candidates(img, wide=True)
-    if not found:
-        return []
     odds = boxnet.tile_odds(img, [f.box for _fit, f in found])
     ranked = sorted(
         ((-float(p) + 0.1 * fit, f) for (fit, f), p in zip(found, odds, strict=True) if p >= KEEP),
