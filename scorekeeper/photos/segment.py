@@ -43,6 +43,10 @@ BAR_LOCAL = 12
 KEEP_FROM_BAR = 0.8
 # ... and when it covers at most this much of a tile found (tiles lie beside each other).
 BAR_OVERLAP = 0.1
+# ... and when at least three of its sides lie on an edge this much stronger than its face's.
+OUTLINE = 1.0
+# The most dividing lines searched on one photo (each costs two or three boxes to judge).
+MAX_BARS = 400
 
 
 @dataclass
@@ -234,10 +238,11 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
     width = float(np.median([np.linalg.norm(k.box[1] - k.box[0]) for k in kept])) if kept else 0
     areas = [float(cv2.contourArea(k.box)) for k in kept]
     proposals: list[Box] = []
-    for centre, along, length in bars(img):
+    lines = [b for b in bars(img) if not width or BAR_LENGTH * width <= b[2] <= 1.05 * width]
+    # On a busy photo (print, weave, grain), the longest only: a dividing line is long.
+    lines = sorted(lines, key=lambda b: -b[2])[:MAX_BARS]
+    for centre, along, length in lines:
         if width:
-            if not BAR_LENGTH * width <= length <= 1.05 * width:
-                continue
             sizes = [0.9 * width, width, 1.1 * width]
         else:
             # No tile to measure by: a dividing line spans most of its tile's width.
@@ -263,12 +268,46 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
     if not proposals:
         return []
     odds = boxnet.tile_odds(img, proposals)
-    ranked = [
-        (-float(p), Found(box, split=True))
-        for box, p in zip(proposals, odds, strict=True)
-        if p >= KEEP_FROM_BAR
+    likely = [
+        (-float(p), box) for box, p in zip(proposals, odds, strict=True) if p >= KEEP_FROM_BAR
     ]
+    if not likely:
+        return []
+    strength = _gradient(img)
+    ranked = [(rank, Found(box, split=True)) for rank, box in likely if _outlined(strength, box)]
     return choose(ranked)
+
+
+def _gradient(img: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """How strongly the brightness changes at each pixel."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+    grey = grey.astype(np.float32)
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    return np.asarray(cv2.magnitude(gx, gy), np.float32)
+
+
+def _outlined(strength: NDArray[np.float32], box: Box) -> bool:
+    """Whether at least three sides of the box lie on an edge (a tile's rim, its shadow, the
+    seam with a touching tile): along each side, the strongest change within a tenth of the
+    tile's width of it, at least OUTLINE times the typical change on the face (plus a little:
+    a plain face changes nowhere). A line on a page or in wood grain has no such outline."""
+    h, w = strength.shape
+    centre = box.mean(axis=0)
+    reach = max(2.0, 0.1 * float(np.linalg.norm(box[1] - box[0])))
+    inner = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(inner, (centre + (box - centre) * 0.7).astype(np.int32), 1)
+    face = float(np.median(strength[inner > 0])) if inner.any() else 0.0
+    sides = []
+    for i in range(4):
+        start, end = box[i], box[(i + 1) % 4]
+        normal = (start + end) / 2 - centre
+        normal = normal / max(float(np.linalg.norm(normal)), 1e-6)
+        along = start + (end - start) * np.linspace(0.15, 0.85, 15)[:, None]
+        points = along[:, None, :] + normal * np.linspace(-reach, reach, 9)[None, :, None]
+        xs = np.clip(np.rint(points[..., 0]).astype(int), 0, w - 1)
+        ys = np.clip(np.rint(points[..., 1]).astype(int), 0, h - 1)
+        sides.append(float(np.median(strength[ys, xs].max(axis=1))))
+    return sorted(sides)[1] >= OUTLINE * (face + 8)
 
 
 def bars(img: NDArray[np.uint8]) -> list[tuple[NDArray[np.float32], NDArray[np.float32], float]]:

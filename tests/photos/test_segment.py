@@ -57,3 +57,15 @@ def test_an_empty_table_has_no_tile_even_by_its_lines(seed):
     img, _scale = decode(empty_table(seed))
     assert segment.tiles(img) == []
     assert segment.from_bars(img, []) == []
+
+
+def test_a_page_of_writing_beside_the_tiles_is_not_read_as_tiles():
+    # A score pad: rows of short dark strokes on white, every one a "dividing line" by shape.
+    page = np.full((1200, 1600, 3), 230, np.uint8)
+    for y in range(0, 1200, 14):
+        for x in range(0, 1600, 60):
+            cv2.line(page, (x, y), (x + 40, y), (20, 20, 20), 2)
+    ok, jpeg = cv2.imencode(".jpg", page)
+    assert ok
+    img, _scale = decode(jpeg.tobytes())
+    assert segment.tiles(img) == []
