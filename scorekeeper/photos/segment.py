@@ -41,6 +41,8 @@ BAR_CONTRAST = 25
 BAR_LOCAL = 12
 # A tile proposed from its dividing line alone (no mask outlined it) is kept at these odds.
 KEEP_FROM_BAR = 0.8
+# ... or these, from a straight run that is not a bar by its outline (touching something else).
+KEEP_FROM_RUN = 0.95
 # ... and when it covers at most this much of a tile found (tiles lie beside each other).
 BAR_OVERLAP = 0.1
 # ... and when at least three of its sides lie on an edge this much stronger than its face's.
@@ -238,15 +240,16 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
     width = float(np.median([np.linalg.norm(k.box[1] - k.box[0]) for k in kept])) if kept else 0
     areas = [float(cv2.contourArea(k.box)) for k in kept]
     proposals: list[Box] = []
+    needs: list[float] = []  # the odds each proposal needs
     lines = [b for b in bars(img) if not width or BAR_LENGTH * width <= b[2] <= 1.05 * width]
     # On a busy photo (print, weave, grain), the longest only: a dividing line is long.
     lines = sorted(lines, key=lambda b: -b[2])[:MAX_BARS]
-    for centre, along, length in lines:
+    for centre, along, length, run in lines:
         if width:
             sizes = [0.9 * width, width, 1.1 * width]
         else:
             # No tile to measure by: a dividing line spans most of its tile's width.
-            sizes = [length / 0.85, length / 0.7]
+            sizes = [length / 0.9, length / 0.75, length / 0.6]
         across = np.array([-along[1], along[0]], np.float32)
         for size in sizes:
             half_w, half_l = along * size / 2, across * size
@@ -265,11 +268,12 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
                 for k, a in zip(kept, areas, strict=True)
             ):
                 proposals.append(box)
+                needs.append(KEEP_FROM_RUN if run else KEEP_FROM_BAR)
     if not proposals:
         return []
     odds = boxnet.tile_odds(img, proposals)
     likely = [
-        (-float(p), box) for box, p in zip(proposals, odds, strict=True) if p >= KEEP_FROM_BAR
+        (-float(p), box) for box, p, need in zip(proposals, odds, needs, strict=True) if p >= need
     ]
     if not likely:
         return []
@@ -310,7 +314,9 @@ def _outlined(strength: NDArray[np.float32], box: Box) -> bool:
     return sorted(sides)[1] >= OUTLINE * (face + 8)
 
 
-def bars(img: NDArray[np.uint8]) -> list[tuple[NDArray[np.float32], NDArray[np.float32], float]]:
+def bars(
+    img: NDArray[np.uint8],
+) -> list[tuple[NDArray[np.float32], NDArray[np.float32], float, bool]]:
     """The straight bars of the photo, darker or lighter than what is around them (a tile's
     dividing line, but also a seam, a letter or a line of wood): centre, unit direction, length."""
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -349,7 +355,29 @@ def bars(img: NDArray[np.uint8]) -> list[tuple[NDArray[np.float32], NDArray[np.f
                 continue
             theta = math.radians(angle if rw >= rh else angle + 90)
             along = np.array([math.cos(theta), math.sin(theta)], np.float32)
-            out.append((np.array([cx, cy], np.float32), along, float(long)))
+            out.append((np.array([cx, cy], np.float32), along, float(long), False))
+    # A dividing line that touches something else (the seams at its ends on a small photo, a
+    # pip) makes no bar-shaped outline: the straight runs of the thin lines' masks.
+    shortest = max(6, int(0.03 * side))
+    step = max(2.0, 0.01 * side)
+    seen: set[tuple[int, int, int]] = set()
+    for found in masks[:2]:
+        runs = cv2.HoughLinesP(
+            found, 1, math.pi / 90, threshold=shortest, minLineLength=shortest, maxLineGap=1
+        )
+        for x1, y1, x2, y2 in runs.reshape(-1, 4) if runs is not None else []:
+            start, end = np.array([x1, y1], np.float32), np.array([x2, y2], np.float32)
+            length = float(np.linalg.norm(end - start))
+            centre = ((start + end) / 2).astype(np.float32)
+            along = ((end - start) / max(length, 1e-6)).astype(np.float32)
+            key = (
+                round(float(centre[0]) / step),
+                round(float(centre[1]) / step),
+                round(math.degrees(math.atan2(float(along[1]), float(along[0]))) % 180 / 10) % 18,
+            )
+            if key not in seen:
+                seen.add(key)
+                out.append((centre, along, length, True))
     return out
 
 
