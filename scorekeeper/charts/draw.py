@@ -25,6 +25,13 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from matplotlib.typing import RcKeyType
 
+# Names in scripts DejaVu lacks (Devanagari...) are measured with a fallback glyph; as text in
+# the SVG the browser still draws them with its own fonts. Ignored for the whole process:
+# warnings.catch_warnings around one drawing is not thread-safe (a server draws two charts at
+# once, and one thread's exit put back filters the other still needed).
+GLYPH_MISSING = r"Glyph \d+ .*missing from font"
+warnings.filterwarnings("ignore", message=GLYPH_MISSING, category=UserWarning)
+
 # Charts are drawn for a phone: a page shows them 326 CSS px wide at 360 px, so a figure 4.2 in
 # (302 pt) wide is scaled by ~1.08 and 11.5 pt text shows at ~12.4 px (at 6.4 in and 9 pt it
 # was ~6 px). Wider screens cap the picture's width (static/css/app.css), and print scales it.
@@ -175,11 +182,7 @@ def _presentational(svg: str) -> str:
 def _svg(fig: Figure, title: str) -> bytes:
     """The figure as SVG bytes, with a <title> for screen readers and the browser's tooltip."""
     buffer = io.BytesIO()
-    with warnings.catch_warnings():
-        # Names in scripts DejaVu lacks (Devanagari...) are measured with a fallback glyph;
-        # as text in the SVG the browser still draws them with its own fonts.
-        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font")
-        fig.savefig(buffer, format="svg", metadata=METADATA)
+    fig.savefig(buffer, format="svg", metadata=METADATA)
     data = _presentational(buffer.getvalue().decode("utf-8")).encode("utf-8")
     start = data.find(b"<svg")
     end = data.find(b">", start) + 1

@@ -20,7 +20,9 @@ def _switch(page: Page, code: str) -> None:
     link = page.locator(".language-switcher").get_by_role("link", name=LANGUAGES[code])
     box = link.bounding_box()
     assert box["height"] >= 44 and box["width"] >= 44  # a thumb-sized target
-    link.click()
+    # Wait for the page the tap brings, not the load state of the page tapped on.
+    with page.expect_navigation():
+        link.click()
     page.wait_for_load_state()
     assert page.url == before
     assert page.evaluate("document.documentElement.lang") == code
