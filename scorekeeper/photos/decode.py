@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import warnings
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,16 +28,16 @@ class Unreadable(ValueError):
 def decode(data: bytes) -> tuple[NDArray[np.uint8], float]:
     """The photo as a BGR array at most WORK_SIDE on its longest side, and the factor that
     turns its coordinates back into the original photo's pixels."""
+    # MAX_PIXELS is under Pillow's own warning size, so only its error (at twice that size,
+    # raised by open() itself) comes before the check here.
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            opened = Image.open(io.BytesIO(data))
-            if opened.width * opened.height > MAX_PIXELS:
-                raise Unreadable("too many pixels")
-            image: Image.Image = ImageOps.exif_transpose(opened).convert("RGB")
+        opened = Image.open(io.BytesIO(data))
+        if opened.width * opened.height > MAX_PIXELS:
+            raise Unreadable("too many pixels")
+        image: Image.Image = ImageOps.exif_transpose(opened).convert("RGB")
     except UnidentifiedImageError as error:
         raise NotAnImage(str(error)) from error
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombWarning) as error:
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as error:
         raise Unreadable(str(error)) from error
     if min(image.width, image.height) < 16:
         raise Unreadable("too small")

@@ -5,6 +5,8 @@ words; the edit token or a club scorer's personal token; nothing stored."""
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
@@ -82,6 +84,23 @@ def test_an_empty_table_gives_no_tiles_and_advice_in_the_language_asked(client, 
     assert len(body["advice"]) == 1 and body["advice"][0].startswith("Aucun")
 
 
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG of `width` x `height` pixels by its header, with almost no picture data."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\x00" * 10))
+        + chunk(b"IEND", b"")
+    )
+
+
 def test_refusals_say_why(client, make_game, photo, conforms):
     game = make_game()
     token = game["edit_token"]
@@ -92,6 +111,8 @@ def test_refusals_say_why(client, make_game, photo, conforms):
             "That file is not a photo: choose a JPEG, PNG or HEIC picture.",
         ),  # fmt: skip
         (photo[:2000], 422, "That photo could not be read: take it again."),
+        # A few hundred bytes whose header claims 400 megapixels (Pillow's bomb error).
+        (_png_header(20_000, 20_000), 422, "That photo could not be read: take it again."),
         (
             b"\xff" * (16 * 1024 * 1024),
             413,
