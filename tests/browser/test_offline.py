@@ -136,6 +136,8 @@ def test_the_game_page_follows_another_phone_and_keeps_a_round_being_typed(
     expect(phone.get_by_role("heading", name=re.compile("Record round 2"))).to_be_visible(
         timeout=10_000
     )
+    # The heading paints before the followed page's scripts run; a thumb types after.
+    phone.wait_for_load_state()
     # Now the first phone is typing round 2 while the other saves it.
     pips(phone, "Ben").fill("21")
     record(other, "Cy", {"Ana": 1, "Ben": 2, "Di": 3})
