@@ -76,11 +76,13 @@ def probabilities(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
     return np.asarray(odds / odds.sum(axis=1, keepdims=True), dtype=np.float32)
 
 
-def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[tuple[int, float]]:
-    """Each crop's value (at most `set_max`) and the network's probability for it."""
+def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[tuple[int, float, bool]]:
+    """Each crop's value (at most `set_max`), the network's probability for it, and whether
+    the network's likeliest value is beyond the set (a double-12 tile in a double-9 game: the
+    wrong set chosen, or a misread). The probability is not scaled up to the set's values, so
+    a half read beyond the set keeps a low confidence and is marked for the scorer."""
     out = []
     for row in probabilities(crops):
-        allowed = row[: set_max + 1] / max(float(row[: set_max + 1].sum()), 1e-6)
-        value = int(np.argmax(allowed))
-        out.append((value, float(allowed[value])))
+        value = int(np.argmax(row[: set_max + 1]))
+        out.append((value, float(row[value]), int(np.argmax(row)) > set_max))
     return out

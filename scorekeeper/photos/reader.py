@@ -22,6 +22,9 @@ ADVICE: dict[str, str] = {
     "dark": N_("The photo is too dark: turn on a light or move nearer to one."),
     "glare": N_("Glare hides some pips: tilt the phone or move away from the lamp."),
     "cut": N_("A tile is cut by the edge of the photo: step back so every tile is inside."),
+    "beyond": N_(
+        "Some tiles show more pips than this game's set allows: check the tiles marked, or the set."
+    ),
 }
 # One photo, one core: the server's threads and processes already share the cores, and OpenCV's
 # own thread pool would only make them compete (and the timing unlike a one-core server's).
@@ -79,12 +82,14 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     values = net.read([half for f in found for half in net.halves(img, f.box)], set_max)
     tiles: list[Tile] = []
     for i, f in enumerate(found):
-        (a, sure_a), (b, sure_b) = values[2 * i], values[2 * i + 1]
+        (a, sure_a, _), (b, sure_b, _) = values[2 * i], values[2 * i + 1]
         confidence = min(sure_a, sure_b) * (0.85 if f.split else 1.0)
         corners = [(round(float(x) * scale, 1), round(float(y) * scale, 1)) for x, y in f.box]
         tiles.append(Tile((a, b), round(confidence, 2), corners))
     reading = Reading(tiles, [], round(w * scale), round(h * scale))
     reading.advice = advice(img, found)
+    if any(beyond for _, _, beyond in values):
+        reading.advice.append("beyond")
     return reading
 
 

@@ -140,3 +140,18 @@ def test_a_big_pip_beside_a_half_of_small_ones_is_one_pip(seed):
     reading = read_photo(photo.jpeg, set_max=15)
     assert pairs(t.pips for t in reading.tiles) == pairs(hand)
     assert reading.total == 46
+
+
+def test_tiles_beyond_the_games_set_are_marked_and_the_scorer_told():
+    # A double-12 hand photographed in a game set up for double-6: the wrong set, or misread.
+    tiles = [(12, 11), (3, 2), (9, 10)]
+    photo = make_photo(7, tiles=tiles, arrangement="scattered", set_max="12")
+    right = read_photo(photo.jpeg, set_max=12)
+    assert right.total == sum(a + b for a, b in tiles) and "beyond" not in right.advice
+    wrong_set = read_photo(photo.jpeg, set_max=6)
+    assert "beyond" in wrong_set.advice
+    assert "more pips than this game's set allows" in ADVICE["beyond"]
+    for tile in wrong_set.tiles:
+        assert max(tile.pips) <= 6
+        # The 3-2 is read as sure as before; the others are marked for the scorer.
+        assert tile.low_confidence == (sorted(tile.pips) != [2, 3])
