@@ -36,6 +36,10 @@ var PAGE = /^\/(games\/\d+|s\/[A-Za-z0-9_-]+)$/;
 var WRITE = /^(\/games\/\d+)\//;
 // A page's answers that end its kept copy.
 var GONE = [403, 404, 410];
+// The language switcher (/language/<code>?next=...): every kept page is in the old language.
+var LANGUAGE = /^\/language\//;
+// When the kept pages were last all dropped: a page's answer asked for before is not kept.
+var forgotAll = 0;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -93,7 +97,8 @@ function pageFirst(event) {
   var asked = Date.now();
   var network = fetch(request);
   event.waitUntil(network.then(function (response) {
-    if (response.ok && response.type === "basic" && !((lastWrite[path] || 0) >= asked)) {
+    if (response.ok && response.type === "basic" && !((lastWrite[path] || 0) >= asked) &&
+        forgotAll < asked) {
       var copy = response.clone();
       return caches.open(PAGE_CACHE).then(function (cache) { return keepPage(cache, request, copy); });
     }
@@ -127,6 +132,13 @@ function forgetPage(path) {
   });
 }
 
+// Every kept page, before the request that makes them all stale (a new language) is sent: the
+// page it leads to is then never shown from a copy in the old words.
+function forgetAllPages(request) {
+  forgotAll = Date.now();
+  return caches.delete(PAGE_CACHE).then(function () { return fetch(request); });
+}
+
 // The app shell: the network's answer (kept), or offline the kept one.
 function networkFirst(event, cacheName) {
   var request = event.request;
@@ -156,7 +168,9 @@ self.addEventListener("fetch", function (event) {
     if (write) { event.waitUntil(forgetPage(write[1])); }
     return;
   }
-  if (PAGE.test(url.pathname) && request.mode === "navigate") {
+  if (LANGUAGE.test(url.pathname)) {
+    event.respondWith(forgetAllPages(request));
+  } else if (PAGE.test(url.pathname) && request.mode === "navigate") {
     event.respondWith(pageFirst(event));
   } else if (url.pathname.indexOf("/static/") === 0 || url.pathname === "/manifest.webmanifest") {
     event.respondWith(networkFirst(event, SHELL_CACHE));

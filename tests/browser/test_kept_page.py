@@ -202,3 +202,19 @@ def test_a_round_typed_on_an_up_to_date_kept_copy_is_saved(
     expect(phone.locator(".flash-success")).to_have_text("Round 2 saved.")
     assert totals(phone) == ["11", "27", "7", "35"]
     assert not kept(phone)
+
+
+def test_a_new_language_never_shows_a_copy_kept_in_the_old_one(
+    phone: Page, server: str, slow: SlowPaths
+):
+    url = start_and_keep(phone, server)
+    phone.goto(url)
+    expect(phone.locator("html")).to_have_attribute("lang", "en")
+    seen(phone)
+    # A slow network: the worker would show its kept copy of the page, which is in English.
+    slow.set({url.removeprefix(server): SLOW_S})
+    with phone.expect_navigation():
+        phone.locator(".language-switcher").get_by_role("link", name="Français").click()
+    expect(phone.locator("html")).to_have_attribute("lang", "fr", timeout=10_000)
+    assert not kept(phone)
+    assert [page["kept"] for page in seen(phone)] == [False]
