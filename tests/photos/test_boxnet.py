@@ -17,14 +17,9 @@ ROW = [(12, 11), (9, 3), (5, 0), (10, 10), (7, 4), (8, 1)]
 TOWEL_SEED = 1
 
 
-def test_the_box_model_ships_and_is_small():
-    assert boxnet.MODEL.is_file()
-    assert boxnet.MODEL.stat().st_size < 1_000_000
-    assert boxnet.tile_odds(np.zeros((50, 50, 3), np.uint8), []).shape == (0,)
-
-
-def test_one_tile_is_a_tile_and_two_touching_tiles_or_a_cut_across_their_seam_are_not():
-    photo = make_photo(
+def towel_row():
+    """The held row of ivory tiles (ROW) on a printed cloth."""
+    return make_photo(
         TOWEL_SEED,
         tiles=ROW,
         arrangement="row",
@@ -33,6 +28,16 @@ def test_one_tile_is_a_tile_and_two_touching_tiles_or_a_cut_across_their_seam_ar
         set_max="12",
         textured=True,
     )
+
+
+def test_the_box_model_ships_and_is_small():
+    assert boxnet.MODEL.is_file()
+    assert boxnet.MODEL.stat().st_size < 1_000_000
+    assert boxnet.tile_odds(np.zeros((50, 50, 3), np.uint8), []).shape == (0,)
+
+
+def test_one_tile_is_a_tile_and_two_touching_tiles_or_a_cut_across_their_seam_are_not():
+    photo = towel_row()
     img, scale = decode(photo.jpeg)
     boxes = [np.asarray(c, np.float32) / scale for c in photo.corners]
     first, second = boxes[2], boxes[3]
@@ -45,15 +50,7 @@ def test_one_tile_is_a_tile_and_two_touching_tiles_or_a_cut_across_their_seam_ar
 
 
 def test_a_held_row_of_touching_tiles_on_a_busy_cloth_is_read_exactly():
-    photo = make_photo(
-        TOWEL_SEED,
-        tiles=ROW,
-        arrangement="row",
-        face="ivory",
-        pips="black",
-        set_max="12",
-        textured=True,
-    )
+    photo = towel_row()
     assert "touching row" in photo.tags and "textured table" in photo.tags
     reading = read_photo(photo.jpeg, set_max=12)
     assert len(reading.tiles) == len(ROW)
