@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 # Base is defined beside db in extensions.py so this module can import db without a cycle.
@@ -63,14 +63,22 @@ class HouseRuleColumns:
     a game's chosen rules and a club's defaults."""
 
 
-for _rule in core.HOUSE_RULES:
-    setattr(
-        HouseRuleColumns,
-        _rule.name,
-        mapped_column(
-            Boolean if _rule.is_switch else Integer, nullable=False, default=_rule.default
-        ),
+def house_rule_column(rule: core.HouseRule) -> Column[Any]:
+    """The column of one house rule, as a table declares it and `flask db migrate` writes it:
+    not null, with its declared default on the server too (as text: '0' is false and zero in
+    SQLite and PostgreSQL alike), so the migration adding a new rule's column upgrades a
+    database that already holds games and clubs without a hand edit."""
+    return Column(
+        rule.name,
+        Boolean if rule.is_switch else Integer,
+        nullable=False,
+        default=rule.default,
+        server_default=str(int(rule.default)),
     )
+
+
+for _rule in core.HOUSE_RULES:
+    setattr(HouseRuleColumns, _rule.name, house_rule_column(_rule))
 
 
 class Game(HouseRuleColumns, Model):

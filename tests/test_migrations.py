@@ -158,3 +158,47 @@ def test_0005_dates_games_by_their_night_and_finds_the_games_moved_by_hand(tmp_p
         assert (moved.played_on, moved.played_at) == (date(2026, 11, 23), typed)
         assert (night_game.season_by_hand, moved.season_by_hand) == (False, True)
         assert db.session.get(Player, 1).zero_rounds == 1
+
+
+def test_a_new_house_rule_migrates_as_flask_db_migrate_writes_it(tmp_path):
+    """Adding a house rule is one field in core/house.py and the migration `flask db migrate`
+    writes for it, unedited: that migration must upgrade a database that already holds games
+    and clubs (a not-null column needs its default on the server)."""
+    import sqlalchemy
+    from alembic.autogenerate import produce_migrations, render_python_code
+    from alembic.migration import MigrationContext
+    from alembic.operations import Operations
+
+    from scorekeeper.models import house_rule_column
+    from tests.clubs.helpers import make_club, make_user
+
+    app = make_app(tmp_path / "rows.sqlite")
+    with app.app_context():
+        flask_migrate.upgrade()
+        make_club(app, make_user(app, "Olive Owner"))
+        game = game_service.create_game(["Ana", "Ben"], core.GameRules(rounds=2))
+        game_id = game.id
+        new_rules = [
+            core.HouseRule("draw_penalty", bool, False, core.house.Words("Draw", "A draw.")),
+            core.HouseRule("late_points", int, 0, core.house.Words("Late", "Late.", 0, 50)),
+        ]
+        declared = sqlalchemy.MetaData()
+        for table in db.metadata.sorted_tables:
+            copy = table.to_metadata(declared)
+            if table.name in ("games", "clubs"):
+                for rule in new_rules:
+                    copy.append_column(house_rule_column(rule))
+        with db.engine.begin() as connection:
+            options = {"target_metadata": declared, **app.extensions["migrate"].configure_args}
+            context = MigrationContext.configure(connection, opts=options)
+            script = produce_migrations(context, declared)
+            written = render_python_code(script.upgrade_ops)
+            assert written.count("add_column") == 4, written
+            exec(written.replace("\n    ", "\n"), {"op": Operations(context), "sa": sqlalchemy})
+        with db.engine.connect() as connection:
+            assert connection.execute(
+                text("SELECT draw_penalty, late_points FROM games WHERE id = :id"), {"id": game_id}
+            ).one() == (0, 0)
+            club_rows = connection.execute(text("SELECT draw_penalty FROM clubs")).all()
+        assert club_rows and all(row == (0,) for row in club_rows)
+        db.engine.dispose()
