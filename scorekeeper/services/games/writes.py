@@ -407,9 +407,8 @@ def undo_last_round(
     for player in game.players:
         # A late arrival who joined after the undone round plays it when it is recorded again.
         player.joined_round = min(player.joined_round, undone)
-        # A player who left after it leaves after the round before (before the first: back).
-        if player.left_after is not None and player.left_after >= undone:
-            player.left_after = (undone - 1) or None
+        # A player who left stays gone after the round they left after (RULES.md section 11):
+        # if that is the round undone, it asks for their hand again when it is entered again.
     _finish_if_over(game, snapshot, list(snapshot.results[:-1]))
     commit(game)
     return undone
