@@ -5,7 +5,8 @@ only as their SHA-256, so a copy of the database opens no account. Every public 
 writes commits.
 
 Sign-in throttling never locks an account out: limits that refuse are per (account, address)
-pair, so typos or a guesser at one address hold back only that account there. An address that
+pair, so typos or a guesser at one address hold back only that account there (a known browser
+counts as a pair of its own there). An address that
 fails on many accounts is slowed, not shut: a browser new to the account it tries waits a
 while after the address's last failure (at most a minute), and a browser the account signed
 in on before (its known-device mark) does not wait at all, so one guesser on a club's Wi-Fi
@@ -57,6 +58,8 @@ TOKEN_LENGTH = 46
 LAST_USED_EVERY = timedelta(minutes=1)
 EMAIL_MAX = 254
 ADDRESS_MAX = 64
+# Failures of a browser the account signed in on before are kept under its address so marked.
+KNOWN_MARK = "known "
 PASSWORD_MIN = 10
 # Long passphrases are welcome; megabytes of "password" only cost hashing time.
 PASSWORD_MAX = 500
@@ -225,7 +228,8 @@ def address_delay(accounts: int) -> timedelta:
     extra = accounts - MAX_ACCOUNTS_PER_ADDRESS
     if extra < 0:
         return timedelta(0)
-    return min(MAX_ADDRESS_DELAY, ADDRESS_DELAY_STEP * 2 ** min(extra, 16))
+    step: timedelta = ADDRESS_DELAY_STEP * 2 ** min(extra, 16)
+    return min(MAX_ADDRESS_DELAY, step)
 
 
 def _throttle(email: str, address: str | None, known: bool = False) -> tuple[str, str]:
@@ -289,6 +293,10 @@ def authenticate(
     email = normalise_email(email)
     user = db.session.execute(select(User).where(User.email == email)).scalar_one_or_none()
     known = user is not None and known_user == user.id
+    if known:
+        # A known browser's failures count apart from everyone else's at its address: a
+        # neighbour's guesses at the account do not hold it back, its own still do.
+        address = f"{KNOWN_MARK}{address or 'unknown'}"
     email, address = _throttle(email, address, known)
     if user is None or user.password_hash is None:
         method = current_app.config.get("PASSWORD_HASH_METHOD", "scrypt")

@@ -367,6 +367,22 @@ def test_a_known_browser_guessing_its_own_account_is_still_limited_per_account(
     assert int(refused.headers["Retry-After"]) > 14 * 60  # the pair's own limit, as before
 
 
+def test_a_neighbour_guessing_my_password_keeps_my_known_phone_in(app, user_factory, sign_in):
+    """Five wrong passwords for Ana's account from a neighbour behind the same router hold back
+    new browsers there (the pair's limit), not Ana's phone that signed in before (on main:
+    429 for 15 minutes)."""
+    ana = user_factory("Ana")
+    phone = app.test_client()
+    sign_in(phone, ana.email, PASSWORD)
+    phone.post("/sign-out")
+    neighbour = app.test_client()
+    for _ in range(account_service.MAX_FAILURES_PER_PAIR):
+        assert sign_in_at_router(neighbour, ana, "nope nope").status_code == 422
+    assert sign_in_at_router(neighbour, ana).status_code == 429
+    assert sign_in_at_router(phone, ana).status_code == 302
+    assert is_signed_in(phone)
+
+
 def test_a_mark_for_another_account_does_not_skip_the_address_delay(app, user_factory, sign_in):
     ana, ben = user_factory("Ana"), user_factory("Ben")
     phone = app.test_client()
