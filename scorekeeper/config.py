@@ -96,6 +96,13 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "MAIL_PASSWORD": None,
         "MAIL_DEFAULT_SENDER": "Scorekeeper <scorekeeper@localhost>",
         "MAIL_TIMEOUT": 10,
+        # Mails go out after the answer, from each process's outbox: at most this many wait;
+        # a send the server refuses is tried this many times, pausing 5, 10, 20 s between;
+        # a stopping process waits this long for the mails still in its outbox.
+        "MAIL_OUTBOX_SIZE": 200,
+        "MAIL_ATTEMPTS": 4,
+        "MAIL_RETRY_SECONDS": 5.0,
+        "MAIL_DRAIN_SECONDS": 10.0,
         # Mails asked for (password resets, confirmation links again) per client address, and
         # mails of one kind per email address (past that, the page answers the same but
         # nothing more goes to that address).

@@ -5,11 +5,14 @@ only as their SHA-256, so a copy of the database opens no account. Every public 
 writes commits.
 
 Sign-in throttling never locks an account out: limits that refuse are per (account, address)
-pair, so typos or a guesser at one address hold back only that account there; an address
-that fails on many accounts may try no new ones for a while. Failures for one account from
-every address only space its attempts out, by a delay that grows with each failure and never
-exceeds a minute, and a browser the account signed in on before skips even that (its
-known-device mark). Addresses are what the trusted-proxy setting makes of X-Forwarded-For.
+pair, so typos or a guesser at one address hold back only that account there (a known browser
+counts as a pair of its own there). An address that
+fails on many accounts is slowed, not shut: a browser new to the account it tries waits a
+while after the address's last failure (at most a minute), and a browser the account signed
+in on before (its known-device mark) does not wait at all, so one guesser on a club's Wi-Fi
+keeps no member out. Failures for one account from every address only space its attempts out,
+by a delay that grows with each failure and never exceeds a minute, and a known browser skips
+that too. Addresses are what the trusted-proxy setting makes of X-Forwarded-For.
 """
 
 from __future__ import annotations
@@ -34,8 +37,12 @@ from scorekeeper.models import ApiToken, SignInAttempt, User, UserSession, utcno
 # this many failures of one account from one address within the window.
 WINDOW = timedelta(minutes=15)
 MAX_FAILURES_PER_PAIR = 5
-# One address failing on this many accounts within WINDOW may try no other account then.
+# One address failing on this many accounts within WINDOW is slowed for browsers new to the
+# account they try: each try of another account waits 15, 30, 60 seconds after the address's
+# last failure, never more than MAX_ADDRESS_DELAY (a guesser's neighbours wait, never long).
 MAX_ACCOUNTS_PER_ADDRESS = 10
+ADDRESS_DELAY_STEP = timedelta(seconds=15)
+MAX_ADDRESS_DELAY = timedelta(minutes=1)
 # One account's failures from every address within the hour: the first ones are free, then
 # each attempt waits 1, 2, 4... seconds after the last failure, at most MAX_ACCOUNT_DELAY.
 ACCOUNT_WINDOW = timedelta(hours=1)
@@ -51,6 +58,8 @@ TOKEN_LENGTH = 46
 LAST_USED_EVERY = timedelta(minutes=1)
 EMAIL_MAX = 254
 ADDRESS_MAX = 64
+# Failures of a browser the account signed in on before are kept under its address so marked.
+KNOWN_MARK = "known "
 PASSWORD_MIN = 10
 # Long passphrases are welcome; megabytes of "password" only cost hashing time.
 PASSWORD_MAX = 500
@@ -212,11 +221,22 @@ def account_delay(failures: int) -> timedelta:
     return min(MAX_ACCOUNT_DELAY, timedelta(seconds=2 ** min(extra, 16)))
 
 
+def address_delay(accounts: int) -> timedelta:
+    """How long after an address's last failure a new browser there may try another account,
+    once the address failed on `accounts` accounts within WINDOW: nothing below
+    MAX_ACCOUNTS_PER_ADDRESS, then 15, 30, 60 seconds, never more than MAX_ADDRESS_DELAY."""
+    extra = accounts - MAX_ACCOUNTS_PER_ADDRESS
+    if extra < 0:
+        return timedelta(0)
+    step: timedelta = ADDRESS_DELAY_STEP * 2 ** min(extra, 16)
+    return min(MAX_ADDRESS_DELAY, step)
+
+
 def _throttle(email: str, address: str | None, known: bool = False) -> tuple[str, str]:
     """Prune old attempts; TooManyAttempts if this (email, address) pair used up its failures,
-    if the address failed on too many other accounts, or (unless `known`: this browser signed
-    in to the account before) while the account's growing delay runs. Returns the email and
-    address as stored."""
+    or, unless `known` (this browser signed in to the account before), while the address's
+    delay (it failed on many accounts) or the account's growing delay runs. Returns the email
+    and address as stored."""
     email = email[:EMAIL_MAX]
     address = (address or "unknown")[:ADDRESS_MAX]
     now = utcnow()
@@ -226,14 +246,15 @@ def _throttle(email: str, address: str | None, known: bool = False) -> tuple[str
     )
     if count >= MAX_FAILURES_PER_PAIR:
         _refuse(email, (oldest or now) + WINDOW - now)
-    if count == 0:
-        accounts, oldest = db.session.execute(
-            select(func.count(SignInAttempt.email.distinct()), func.min(SignInAttempt.at)).where(
+    if count == 0 and not known:
+        accounts, last = db.session.execute(
+            select(func.count(SignInAttempt.email.distinct()), func.max(SignInAttempt.at)).where(
                 SignInAttempt.at >= now - WINDOW, SignInAttempt.address == address
             )
         ).one()
-        if accounts >= MAX_ACCOUNTS_PER_ADDRESS:
-            _refuse(email, (oldest or now) + WINDOW - now)
+        wait = (last or now) + address_delay(accounts) - now
+        if wait > timedelta(0):
+            _refuse(email, wait)
     if not known:
         failures, last = db.session.execute(
             select(func.count(SignInAttempt.id), func.max(SignInAttempt.at)).where(
@@ -265,13 +286,17 @@ def authenticate(
     email: str, password: str, address: str | None, known_user: int | None = None
 ) -> User:
     """The account these credentials open. Raises TooManyAttempts (before looking at the
-    password) when this email from this address used up its failures, this address failed on
-    too many accounts, or the account's growing delay runs (skipped when `known_user` is its
-    id: the browser's known-device mark), else BadCredentials on a mismatch, which is recorded
-    as a failure."""
+    password) when this email from this address used up its failures, or while the delay of an
+    address that failed on many accounts or the account's growing delay runs (both skipped when
+    `known_user` is its id: the browser's known-device mark), else BadCredentials on a
+    mismatch, which is recorded as a failure."""
     email = normalise_email(email)
     user = db.session.execute(select(User).where(User.email == email)).scalar_one_or_none()
     known = user is not None and known_user == user.id
+    if known:
+        # A known browser's failures count apart from everyone else's at its address: a
+        # neighbour's guesses at the account do not hold it back, its own still do.
+        address = f"{KNOWN_MARK}{address or 'unknown'}"
     email, address = _throttle(email, address, known)
     if user is None or user.password_hash is None:
         method = current_app.config.get("PASSWORD_HASH_METHOD", "scrypt")
