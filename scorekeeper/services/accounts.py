@@ -32,6 +32,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, SignInAttempt, User, UserSession, utcnow
+from scorekeeper.services.unit import unit_of_work
 
 # Sign-in attempts. Refusals (before the password is even looked at) are per pair: at most
 # this many failures of one account from one address within the window.
@@ -137,13 +138,14 @@ def start_session(user: User) -> str:
     the session and remember-me cookies: 'id:session_version:random key' (only the key's
     SHA-256 is stored). Expired sessions of the account are pruned on the way."""
     key = secrets.token_urlsafe(32)
-    db.session.execute(
-        delete(UserSession).where(
-            UserSession.user_id == user.id, UserSession.created_at < utcnow() - SESSION_LIFETIME
+    with unit_of_work():
+        db.session.execute(
+            delete(UserSession).where(
+                UserSession.user_id == user.id,
+                UserSession.created_at < utcnow() - SESSION_LIFETIME,
+            )
         )
-    )
-    db.session.add(UserSession(user_id=user.id, key_hash=token_hash(key)))
-    db.session.commit()
+        db.session.add(UserSession(user_id=user.id, key_hash=token_hash(key)))
     return f"{user.id}:{user.session_version}:{key}"
 
 
@@ -151,8 +153,8 @@ def end_session(session_id: str | None) -> None:
     """End one session (signing out): its cookies, and any copy of them, stop working."""
     _user_id, _version, key = _parse_session_id(session_id or "")
     if key:
-        db.session.execute(delete(UserSession).where(UserSession.key_hash == token_hash(key)))
-        db.session.commit()
+        with unit_of_work():
+            db.session.execute(delete(UserSession).where(UserSession.key_hash == token_hash(key)))
 
 
 def _end_all_sessions(user: User) -> None:
@@ -161,10 +163,10 @@ def _end_all_sessions(user: User) -> None:
     user.session_version += 1
 
 
+@unit_of_work()
 def end_all_sessions(user: User) -> None:
     """Sign the account out everywhere: every browser's session ends (API tokens stay)."""
     _end_all_sessions(user)
-    db.session.commit()
 
 
 def normalise_email(email: str) -> str:
@@ -192,11 +194,10 @@ def create_user(name: str, email: str, password: str) -> User:
     if db.session.execute(select(User.id).where(User.email == email)).first() is not None:
         raise EmailTaken(email)
     user = User(name=name.strip(), email=email, password_hash=hashed)
-    db.session.add(user)
     try:
-        db.session.commit()
+        with unit_of_work():
+            db.session.add(user)
     except IntegrityError:  # signed up twice at once: the unique index decides
-        db.session.rollback()
         raise EmailTaken(email) from None
     return user
 
@@ -240,7 +241,8 @@ def _throttle(email: str, address: str | None, known: bool = False) -> tuple[str
     email = email[:EMAIL_MAX]
     address = (address or "unknown")[:ADDRESS_MAX]
     now = utcnow()
-    db.session.execute(delete(SignInAttempt).where(SignInAttempt.at < now - max_window()))
+    with unit_of_work(alone=True):  # the pruning stays, whether the attempt is refused or not
+        db.session.execute(delete(SignInAttempt).where(SignInAttempt.at < now - max_window()))
     count, oldest = _failures(
         now - WINDOW, SignInAttempt.email == email, SignInAttempt.address == address
     )
@@ -268,7 +270,6 @@ def _throttle(email: str, address: str | None, known: bool = False) -> tuple[str
 
 
 def _refuse(email: str, wait: timedelta) -> NoReturn:
-    db.session.commit()  # the pruning
     raise TooManyAttempts(email, wait)
 
 
@@ -278,8 +279,10 @@ def max_window() -> timedelta:
 
 
 def _record_failure(email: str, address: str) -> None:
-    db.session.add(SignInAttempt(email=email, address=address, at=utcnow()))
-    db.session.commit()
+    """Count a failure at once, in a unit of its own: the sign-in then fails, and a unit
+    around it would take the count back (so the failure may not run inside another unit)."""
+    with unit_of_work(alone=True):
+        db.session.add(SignInAttempt(email=email, address=address, at=utcnow()))
 
 
 def authenticate(
@@ -308,7 +311,6 @@ def authenticate(
         _record_failure(email, address)
         raise BadCredentials(email)
     assert user is not None  # a password matched only the user's own hash
-    db.session.commit()
     return user
 
 
@@ -317,9 +319,9 @@ def change_password(user: User, current: str, new: str, address: str | None) -> 
     Raises WrongPassword if `current` is not the account's password (a failure counted like a
     sign-in's, so a borrowed session cannot guess it), TooManyAttempts once they are used up."""
     check_password(user, current, address)
-    user.password_hash = password_hash(new)
-    _end_all_sessions(user)
-    db.session.commit()
+    with unit_of_work():
+        user.password_hash = password_hash(new)
+        _end_all_sessions(user)
 
 
 def check_password(user: User, password: str, address: str | None) -> None:
@@ -332,6 +334,7 @@ def check_password(user: User, password: str, address: str | None) -> None:
         raise WrongPassword()
 
 
+@unit_of_work()
 def set_password(email: str, password: str) -> User:
     """Give an account a new password (imported accounts have none) and sign out its sessions;
     ValueError for a password of the wrong length, LookupError for an unknown email."""
@@ -344,7 +347,6 @@ def set_password(email: str, password: str) -> User:
         raise LookupError(f"There is no account with the email {email!r}.")
     user.password_hash = password_hash(password)
     user.session_version += 1
-    db.session.commit()
     return user
 
 
@@ -365,8 +367,8 @@ def create_token(user: User, name: str) -> NewToken:
     """A new personal token for the account; the secret is returned once and never stored."""
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken(user_id=user.id, name=name.strip(), token_hash=token_hash(secret))
-    db.session.add(token)
-    db.session.commit()
+    with unit_of_work():
+        db.session.add(token)
     return NewToken(token, secret)
 
 
@@ -387,8 +389,8 @@ def revoke_token(user: User, token_id: int) -> ApiToken | None:
     if token is None or token.user_id != user.id:
         return None
     if token.revoked_at is None:
-        token.revoked_at = utcnow()
-        db.session.commit()
+        with unit_of_work():
+            token.revoked_at = utcnow()
     return token
 
 
@@ -407,12 +409,12 @@ def user_for_token(secret: str, *, note_use: bool = False) -> User | None:
         return None
     now = utcnow()
     if note_use and (token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY):
-        token.last_used_at = now
-        db.session.commit()
+        with unit_of_work():
+            token.last_used_at = now
     return db.session.get(User, token.user_id)
 
 
+@unit_of_work()
 def set_locale(user: User, locale: str | None) -> None:
     """The language the account reads in (None: each device's own)."""
     user.locale = locale or None
-    db.session.commit()

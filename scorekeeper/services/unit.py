@@ -22,10 +22,18 @@ from scorekeeper.extensions import db
 _OPEN = "scorekeeper.unit_of_work"
 
 
+class NotAlone(RuntimeError):
+    """A write that must commit on its own (`alone=True`) was opened inside another unit."""
+
+
 @contextmanager
-def unit_of_work() -> Iterator[None]:
-    """Commit what the block writes when it ends, or roll it all back if it raises."""
+def unit_of_work(*, alone: bool = False) -> Iterator[None]:
+    """Commit what the block writes when it ends, or roll it all back if it raises. `alone`:
+    this write must be committed whatever happens next (a failed sign-in's count, before the
+    sign-in is refused), so it may not join an outer unit (NotAlone if it would)."""
     session = db.session
+    if session.info.get(_OPEN) and alone:
+        raise NotAlone("this write commits on its own: call it outside any unit of work")
     if session.info.get(_OPEN):
         yield  # the outer unit commits or rolls back; what this one wrote gets its ids now
         session.flush()
