@@ -324,13 +324,13 @@ def _version(connection: Connection, game_id: int) -> int | None:
 
 def kept_part(snapshot: Snapshot, etag: str, render: Callable[[], K]) -> K:
     """A part of this version's pages as `render` makes it, kept while the version is: under
-    `etag`, the part's ETag (etags.py), which names the game (its id and key: models.etag_of),
-    the version and all the part shows (its language, the reader's access). A snapshot not
-    kept (read across a commit) keeps none."""
+    the game (its id and share token: another game with its id misses), the version and `etag`,
+    the part's ETag (etags.py: all the part shows, its language, the reader's access). A
+    snapshot not kept (read across a commit) keeps none."""
     if not snapshot.kept:
         return render()
     parts = _parts()
-    key = (snapshot.id, snapshot.version, etag)
+    key = (snapshot.id, snapshot.view_token, snapshot.version, etag)
     found = parts.get(key)
     if found is None:
         found = render()
