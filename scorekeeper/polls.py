@@ -103,7 +103,7 @@ class Poller:
         if ref is None or ref.club_id is not None or (game is not None and right is None):
             return None
         shown["language"] = self.language(cookies, environ.get("HTTP_ACCEPT_LANGUAGE"))
-        etag = etag_text(etag_of(ref.id, ref.version), shown)
+        etag = etag_text(etag_of(ref.id, ref.version, ref.view_token), shown)
         if not sent_back(environ.get("HTTP_IF_NONE_MATCH"), etag):
             return None
         return [("ETag", quote_etag(etag)), *self.headers]

@@ -396,7 +396,7 @@ def create_game() -> Response:
 def game(game_id: int) -> Response:
     """The game's players, options, rounds and standings (view or edit token; club: viewer)."""
     found = _game_keys_for(game_id)
-    etag = etag_for(etag_of(found.id, found.version), language=False)
+    etag = etag_for(etag_of(found.id, found.version, found.view_token), language=False)
     return conditional(etag, lambda: _kept_game(found, etag))
 
 
@@ -503,7 +503,7 @@ def record_round(game_id: int) -> Response:
     location = url_for("api.round_", game_id=game_id, number=number, _external=True)
     body = serialise.round_(number, outcome.check.result)
     assert outcome.version is not None
-    etag = etag_of(game_id, outcome.version)
+    etag = etag_of(game_id, outcome.version, found.view_token)
     return _with_game(body, found, 201, {"Location": location}, etag=etag)
 
 

@@ -20,7 +20,7 @@ from sqlalchemy.orm import selectinload
 from scorekeeper import core
 from scorekeeper.core import N_
 from scorekeeper.extensions import db
-from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer, Season
+from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer, Season, etag_of
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import roster as roster_service
@@ -378,11 +378,14 @@ def night_view(night: ClubNight) -> NightView:
 
 
 def night_version(night: ClubNight) -> str:
-    """A short fingerprint of every table's version: the ETag of the night's live part."""
+    """A short fingerprint of every table's game and version: the ETag of the night's live
+    part (each game named by its key too, models.etag_of: another game with its id differs)."""
     rows = db.session.execute(
-        select(Game.id, Game.version).where(Game.club_night_id == night.id).order_by(Game.id)
+        select(Game.id, Game.version, Game.view_token)
+        .where(Game.club_night_id == night.id)
+        .order_by(Game.id)
     ).all()
-    text = ",".join(f"{game_id}.{version}" for game_id, version in rows)
+    text = ",".join(etag_of(*row) for row in rows)
     return hashlib.sha256(f"{night.id}:{text}".encode()).hexdigest()[:16]
 
 
