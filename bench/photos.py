@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # noqa: E402
 
 from scorekeeper.photos.reader import read_photo  # noqa: E402
-from scorekeeper.photos.synthetic import make_photo  # noqa: E402
+from training.synthetic import make_photo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # ../shared/photos-dev beside the checkout (a worktree one level deeper looks two up), or

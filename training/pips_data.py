@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper.photos import net, segment  # noqa: E402
 from scorekeeper.photos.decode import decode  # noqa: E402
-from scorekeeper.photos.synthetic import make_photo  # noqa: E402
+from training.synthetic import make_photo  # noqa: E402
 
 TRAIN_FIRST = 500_000
 # Each drawn tile is also cut by its own corners, moved this share of its width at most.

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper.photos import boxnet, segment  # noqa: E402
 from scorekeeper.photos.decode import decode  # noqa: E402
-from scorekeeper.photos.synthetic import make_photo  # noqa: E402
+from training.synthetic import make_photo  # noqa: E402
 
 TRAIN_FIRST = 700_000
 TILE = 0.7

@@ -1,27 +1,25 @@
 """Reading each half of a tile with a small network: the half, cut out square and straightened
 by the tile's corners, in; how many pips it shows (0-18), out.
 
-The network (pips.onnx beside this file) was trained only on halves cut from photos that
-scorekeeper/photos/synthetic.py draws, by `make train-photos` (training/pips_data.py and
+The network (models.PIPS: pips.onnx beside this file) was trained only on halves cut from photos
+that training/synthetic.py draws, by `make train-photos` (training/pips_data.py and
 training/pips_train.py); docs/decisions.md says why. It runs on onnxruntime, on one thread.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from .models import PIPS, run
 from .segment import Box
 
-MODEL = Path(__file__).with_name("pips.onnx")
+MODEL = PIPS.path
 # A half is read as a CROP x CROP colour square.
-CROP = 40
+CROP = PIPS.height
 # The values the network tells apart: 0 to 18 pips (a double-18 set).
-VALUES = 19
+VALUES = PIPS.labels
 
 
 def halves(img: NDArray[np.uint8], box: Box) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
@@ -45,31 +43,11 @@ def batch(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
     return np.ascontiguousarray(np.stack(crops).astype(np.float32).transpose(0, 3, 1, 2))
 
 
-# Each network's session, made on the first photo a process reads (a process that never reads
-# one never loads onnxruntime).
-_SESSIONS: dict[Path, Any] = {}
-
-
-def session(model: Path) -> Any:
-    """The network in `model`, loaded once per process (each under 1 MB), run on one thread:
-    this one's, and boxnet.py's that judges the tiles' boxes."""
-    if model not in _SESSIONS:
-        import onnxruntime
-
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        _SESSIONS[model] = onnxruntime.InferenceSession(
-            str(model), options, providers=["CPUExecutionProvider"]
-        )
-    return _SESSIONS[model]
-
-
 def probabilities(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
     """For each crop, the probability of each value 0-18 (rows sum to 1)."""
     if not crops:
         return np.zeros((0, VALUES), np.float32)
-    logits = session(MODEL).run(None, {"crops": batch(crops)})[0]
+    logits = run(PIPS, batch(crops))
     logits = np.asarray(logits, dtype=np.float32)
     logits -= logits.max(axis=1, keepdims=True)
     odds = np.exp(logits)

@@ -11,6 +11,8 @@ import numpy as np
 from cv2.typing import MatLike, RotatedRect
 from numpy.typing import NDArray
 
+from . import boxnet
+
 Box = NDArray[np.float32]  # four corners (x, y), the long sides first and last
 # An outline as OpenCV's findContours gives it (points as int32 rows).
 Contour = MatLike
@@ -50,6 +52,126 @@ OUTLINE = 1.0
 # The most dividing lines searched on one photo (each costs two or three boxes to judge).
 MAX_BARS = 400
 
+# The thresholds below are grouped by what they tune; the numbers were set on the synthetic
+# tuning set (bench/photos.py --first 20000), never on a real photo.
+
+# -- The table: what is not table is found by its colour distance from the photo's border.
+# The photo is smoothed this much (sigma, px) before colours are compared (grain, noise).
+TABLE_BLUR = 1.2
+# The border band is 1/BORDER_PARTS of the short side, at least BORDER_MIN px.
+BORDER_PARTS = 25
+BORDER_MIN = 2
+# Chroma counts this much more than lightness (a pale tile on a pale cloth differs in hue).
+CHROMA_WEIGHT = 1.4
+# Not table: at least this far from the table's colour (Lab units; Otsu's level when higher) ...
+TABLE_DISTANCE = 22.0
+# ... and TABLE_SPREAD times as far as most of the border itself is (a busy cloth varies).
+TABLE_SPREAD = 1.6
+TABLE_SPREAD_PERCENTILE = 90
+# Specks this small (px) are opened away; masks and edges are thickened by as much.
+SPECK = 3
+# Pips the table's colour are closed over with a disc of 1/PIP_HOLE_PARTS of the short side.
+PIP_HOLE_PARTS = 120
+
+# -- Edges: regions closed by strong edges (a tile on a towel), and the strength of changes.
+EDGE_BLUR = 1.5
+# Canny's thresholds follow the photo's strong edges (this percentile of the gradient), as a
+# share of it, never below a floor (white on white has weak edges everywhere).
+EDGE_PERCENTILE = 97
+EDGE_LOW, EDGE_LOW_SHARE = 12.0, 0.25
+EDGE_HIGH, EDGE_HIGH_SHARE = 30.0, 0.6
+# The wide search also closes regions by edges this much fainter.
+FAINT_EDGES = 0.5
+GRADIENT_BLUR = 1.0
+
+# -- Shapes: which outlines may be tiles, and how well each kind fits (lower ranks first).
+# A tile's short side is at least this share of the photo's short side.
+MIN_TILE_SIDE = 0.035
+# A shape covering more of the photo than this is the table or the frame, not a tile.
+MAX_SHAPE = 0.9
+# A shape this near square may be half a tile, cut off by its dividing line.
+SQUARE_ASPECT = 1.3
+# A group of touching tiles that makes no full grid is at least this many tiles' area.
+PART_AREA = 4
+# Fits: a tile-shaped outline by how far it is from 2:1 (plus this for each later mask), a grid's
+# cell, two squares paired, a cell of a partial grid; the box network's odds count most, the
+# fit FIT_WEIGHT as much.
+FIT_PER_SOURCE = 0.05
+FIT_GRID = 0.5
+FIT_PAIR = 0.4
+FIT_PART = 0.6
+FIT_WEIGHT = 0.1
+
+# -- Dividing lines: bars and straight runs, and the boxes proposed around them.
+# A bar is at most this much longer than the tiles found are wide.
+BAR_LONGEST = 1.05
+# Boxes tried around a bar: this share of the tiles' width either side of it ...
+BAR_SIZES = (0.9, 1.1)
+# ... or, with no tile to measure by, a bar spanning these shares of its tile's width.
+BAR_SPANS = (0.9, 0.75, 0.6)
+# Top-hat and black-hat kernels: 1/BAR_KERNEL_PARTS of the short side (thinner than a tile's
+# edge), at least BAR_KERNEL_MIN px; the adaptive threshold's block likewise.
+BAR_KERNEL_PARTS, BAR_KERNEL_MIN = 40, 5
+BAR_BLOCK_PARTS, BAR_BLOCK_MIN = 15, 15
+# A bar is at least this share of the photo's short side.
+BAR_SHORTEST = 0.02
+# Straight runs: at least this share of the short side (and RUN_MIN px) long, found at 180 /
+# RUN_ANGLES degrees; runs within RUN_STEP of the short side (RUN_STEP_MIN px) and
+# RUN_SAME_ANGLE degrees of each other are the same run.
+RUN_SHORTEST, RUN_MIN = 0.03, 6
+RUN_ANGLES = 90
+RUN_STEP, RUN_STEP_MIN = 0.01, 2.0
+RUN_SAME_ANGLE = 10
+
+# -- Outlines: a box proposed from a bar lies on a tile's rim.
+# Its sides are looked for within this share of the tile's width (at least OUTLINE_REACH_MIN
+# px), OUTLINE_DEPTH points across, OUTLINE_SAMPLES points along the middle OUTLINE_SPAN of
+# each side; the face is the middle OUTLINE_FACE of the box, and a plain face changes by
+# OUTLINE_PLAIN grey levels.
+OUTLINE_REACH, OUTLINE_REACH_MIN = 0.1, 2.0
+OUTLINE_DEPTH = 9
+OUTLINE_SAMPLES = 15
+OUTLINE_SPAN = (0.15, 0.85)
+OUTLINE_FACE = 0.7
+OUTLINE_PLAIN = 8
+
+# -- Choosing: boxes sharing this share of the smaller one are the same tile; among three or
+# more tiles, one under SMALLEST_TILE of the median area is a pip or a fleck.
+SAME_TILE = 0.3
+SMALLEST_TILE = 0.3
+# Two squares are one tile's halves when their areas are within PAIR_AREAS of each other,
+# their centres PAIR_GAP of their side apart and together within PAIR_ASPECT (log) of 2:1.
+MAX_SQUARES = 200
+PAIR_AREAS = (0.66, 1.5)
+PAIR_GAP = (0.85, 1.25)
+PAIR_ASPECT = 0.2
+
+# -- Grids of touching tiles.
+# A group is straightened to at most GRID_LONGEST px long; one under GRID_SMALLEST px is none.
+GRID_LONGEST = 600
+GRID_SMALLEST = 8
+# Grids tried: up to GRID_ALONG x GRID_ACROSS cells, GRID_CELLS in all, each within CELL_ASPECT
+# (log) of 2:1 and CELL_PIPS pip diameters wide; a grid's score loses GRID_ASPECT_COST for each
+# unit of that log.
+GRID_ALONG, GRID_ACROSS, GRID_CELLS = 15, 5, 30
+CELL_ASPECT = 0.3
+CELL_PIPS = (3.2, 14)
+GRID_ASPECT_COST = 40
+# A cut moves at most 1/SETTLE_PARTS of a cell; crossing a pip costs SETTLE_PIP_COST grey levels.
+SETTLE_PARTS = 5
+SETTLE_PIP_COST = 400
+# A grid's score: its dividers' contrast, SEAM_WEIGHT of how dark its cuts are, less
+# THROUGH_PIP_COST for the share of its cuts running through pips.
+SEAM_WEIGHT = 0.5
+THROUGH_PIP_COST = 200
+# Pips: spots this far from the face's colour (or Otsu's level), between PIP_AREA shares of the
+# stretch's area, at least PIP_ROUND round (4 pi area / perimeter^2); fewer than PIP_FEWEST give
+# no pip size.
+PIP_DISTANCE = 20.0
+PIP_AREA = (0.0002, 0.02)
+PIP_ROUND = 0.7
+PIP_FEWEST = 3
+
 
 @dataclass
 class Found:
@@ -67,7 +189,7 @@ def lab(img: NDArray[np.uint8]) -> NDArray[np.float32]:
 def distance(lab_img: NDArray[np.float32], colour: NDArray[np.float32]) -> NDArray[np.float32]:
     """How far each pixel is from `colour`; chroma counts a little more than lightness."""
     diff = lab_img - colour
-    diff[..., 1:] *= 1.4
+    diff[..., 1:] *= CHROMA_WEIGHT
     return np.sqrt((diff**2).sum(axis=-1))
 
 
@@ -81,8 +203,8 @@ def otsu(values: NDArray[np.float32]) -> float:
 def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """A mask of what is not table: the table's colour is the median of the photo's border."""
     h, w = img.shape[:2]
-    lab_img = lab(np.asarray(cv2.GaussianBlur(img, (0, 0), 1.2), dtype=np.uint8))
-    band = max(2, min(h, w) // 25)
+    lab_img = lab(np.asarray(cv2.GaussianBlur(img, (0, 0), TABLE_BLUR), dtype=np.uint8))
+    band = max(BORDER_MIN, min(h, w) // BORDER_PARTS)
     border = np.concatenate(
         [
             lab_img[:band].reshape(-1, 3),
@@ -93,14 +215,14 @@ def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
     )
     table = np.median(border, axis=0)
     dist = distance(lab_img, table)
-    spread = float(np.percentile(distance(border, table), 90))
-    level = max(otsu(dist), 22.0, spread * 1.6)
+    spread = float(np.percentile(distance(border, table), TABLE_SPREAD_PERCENTILE))
+    level = max(otsu(dist), TABLE_DISTANCE, spread * TABLE_SPREAD)
     mask = (dist > level).astype(np.uint8) * 255
     side = min(h, w)
-    small = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    small = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SPECK, SPECK))
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, small), dtype=np.uint8)
     # Close over pips the colour of the table, then fill whatever holes are left.
-    k = max(3, side // 120) | 1
+    k = max(SPECK, side // PIP_HOLE_PARTS) | 1
     mask = np.asarray(
         cv2.morphologyEx(
             mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -129,7 +251,7 @@ def _shapes(
     out = []
     for contour in contours:
         area = cv2.contourArea(contour)
-        if area < min_area or area > 0.9 * h * w:
+        if area < min_area or area > MAX_SHAPE * h * w:
             continue
         rect = cv2.minAreaRect(contour)
         (rw, rh) = rect[1]
@@ -152,13 +274,13 @@ def edge_regions(img: NDArray[np.uint8], sensitivity: float = 1.0) -> Sequence[C
     """The outlines of the regions closed by strong edges (a tile on a busy cloth or a towel):
     each region's outer outline, so the pips and the dividing line inside it do not count.
     A `sensitivity` below 1 lowers the thresholds (fainter seams close more regions)."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.5)
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), EDGE_BLUR)
     # Thresholds from how strong the photo's edges are, not how bright it is (white on white).
     gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-    strong = float(np.percentile(cv2.magnitude(gx, gy), 97))
-    low, high = max(12.0, 0.25 * strong), max(30.0, 0.6 * strong)
+    strong = float(np.percentile(cv2.magnitude(gx, gy), EDGE_PERCENTILE))
+    low, high = max(EDGE_LOW, EDGE_LOW_SHARE * strong), max(EDGE_HIGH, EDGE_HIGH_SHARE * strong)
     edges = cv2.Canny(grey, low * sensitivity, high * sensitivity)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    edges = cv2.dilate(edges, np.ones((SPECK, SPECK), np.uint8))
     regions = cv2.bitwise_not(edges)
     contours, hierarchy = cv2.findContours(regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
@@ -176,13 +298,13 @@ def candidates(
     grid, and the cells of the `grids` best grids of each touching group, for a judge
     (boxnet.py) to choose among."""
     h, w = img.shape[:2]
-    min_area = (min(h, w) * 0.035) ** 2
+    min_area = (min(h, w) * MIN_TILE_SIDE) ** 2
     found: list[tuple[float, Found]] = []
     squares: list[Box] = []
     table_mask = foreground(img)
     sources = [outlines(table_mask), edge_regions(img)]
     if wide:
-        sources.append(edge_regions(img, 0.5))
+        sources.append(edge_regions(img, FAINT_EDGES))
     choices = grids if wide else 1
     for source, contours in enumerate(sources):
         for box, aspect, _area in _shapes(contours, h, w, min_area):
@@ -190,37 +312,39 @@ def candidates(
                 # Four tiles side by side make a 2:1 box too: their pips give them away.
                 pieces = grid(img, box, crowded_only=True) if source == 0 else []
                 if pieces:
-                    found.extend((0.5, piece) for piece in pieces)
+                    found.extend((FIT_GRID, piece) for piece in pieces)
                     if not wide:
                         continue
                 fit = abs(math.log(aspect / 2.0))
-                found.append((fit + 0.05 * source, Found(box)))
+                found.append((fit + FIT_PER_SOURCE * source, Found(box)))
             elif source == 0:
-                found.extend((0.5, piece) for piece in grid(img, box, choices=choices))
-            elif aspect < 1.3:
+                found.extend((FIT_GRID, piece) for piece in grid(img, box, choices=choices))
+            elif aspect < SQUARE_ASPECT:
                 squares.append(box)
-    found.extend((0.4, Found(box)) for box in _pairs(squares))
+    found.extend((FIT_PAIR, Found(box)) for box in _pairs(squares))
     # Touching tiles that make no full grid (an L, a cross, a row with one tile out of line):
     # the grid of their box, keeping the cells that are tile, not table.
-    for box, _aspect, _area in _shapes(sources[0], h, w, min_area * 4, PART_FILL):
+    for box, _aspect, _area in _shapes(sources[0], h, w, min_area * PART_AREA, PART_FILL):
         cells = [
             c
             for c in grid(img, box, choices=choices)
             if _covered(table_mask, c) and _divided(img, c.box)
         ]
-        found.extend((0.6, cell) for cell in cells)
+        found.extend((FIT_PART, cell) for cell in cells)
     return found
 
 
 def tiles(img: NDArray[np.uint8]) -> list[Found]:
     """Every tile on the photo, touching tiles cut apart along their seams: the candidates
     judged by the box network (boxnet.py), the likeliest first, none overlapping another."""
-    from . import boxnet
-
     found = candidates(img, wide=True)
     odds = boxnet.tile_odds(img, [f.box for _fit, f in found])
     ranked = sorted(
-        ((-float(p) + 0.1 * fit, f) for (fit, f), p in zip(found, odds, strict=True) if p >= KEEP),
+        (
+            (-float(p) + FIT_WEIGHT * fit, f)
+            for (fit, f), p in zip(found, odds, strict=True)
+            if p >= KEEP
+        ),
         key=lambda c: c[0],
     )
     kept = choose(ranked)
@@ -235,21 +359,19 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
     """Tiles no mask outlined (white on a white cloth, one of a tangle of touching tiles), found
     by their dividing lines: a box the size of the tiles already found, centred on each bar
     that lies on none of them, kept when the box network is sure it is one whole tile."""
-    from . import boxnet
-
     width = float(np.median([np.linalg.norm(k.box[1] - k.box[0]) for k in kept])) if kept else 0
     areas = [float(cv2.contourArea(k.box)) for k in kept]
     proposals: list[Box] = []
     needs: list[float] = []  # the odds each proposal needs
-    lines = [b for b in bars(img) if not width or BAR_LENGTH * width <= b[2] <= 1.05 * width]
+    lines = [b for b in bars(img) if not width or BAR_LENGTH * width <= b[2] <= BAR_LONGEST * width]
     # On a busy photo (print, weave, grain), the longest only: a dividing line is long.
     lines = sorted(lines, key=lambda b: -b[2])[:MAX_BARS]
     for centre, along, length, run in lines:
         if width:
-            sizes = [0.9 * width, width, 1.1 * width]
+            sizes = [BAR_SIZES[0] * width, width, BAR_SIZES[1] * width]
         else:
             # No tile to measure by: a dividing line spans most of its tile's width.
-            sizes = [length / 0.9, length / 0.75, length / 0.6]
+            sizes = [length / share for share in BAR_SPANS]
         across = np.array([-along[1], along[0]], np.float32)
         for size in sizes:
             half_w, half_l = along * size / 2, across * size
@@ -284,7 +406,7 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
 
 def _gradient(img: NDArray[np.uint8]) -> NDArray[np.float32]:
     """How strongly the brightness changes at each pixel."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), GRADIENT_BLUR)
     grey = grey.astype(np.float32)
     gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
     return np.asarray(cv2.magnitude(gx, gy), np.float32)
@@ -297,21 +419,23 @@ def _outlined(strength: NDArray[np.float32], box: Box) -> bool:
     a plain face changes nowhere). A line on a page or in wood grain has no such outline."""
     h, w = strength.shape
     centre = box.mean(axis=0)
-    reach = max(2.0, 0.1 * float(np.linalg.norm(box[1] - box[0])))
+    reach = max(OUTLINE_REACH_MIN, OUTLINE_REACH * float(np.linalg.norm(box[1] - box[0])))
     inner = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(inner, (centre + (box - centre) * 0.7).astype(np.int32), 1)
+    cv2.fillConvexPoly(inner, (centre + (box - centre) * OUTLINE_FACE).astype(np.int32), 1)
     face = float(np.median(strength[inner > 0])) if inner.any() else 0.0
     sides = []
     for i in range(4):
         start, end = box[i], box[(i + 1) % 4]
         normal = (start + end) / 2 - centre
         normal = normal / max(float(np.linalg.norm(normal)), 1e-6)
-        along = start + (end - start) * np.linspace(0.15, 0.85, 15)[:, None]
-        points = along[:, None, :] + normal * np.linspace(-reach, reach, 9)[None, :, None]
+        along = start + (end - start) * np.linspace(*OUTLINE_SPAN, OUTLINE_SAMPLES)[:, None]
+        points = (
+            along[:, None, :] + normal * np.linspace(-reach, reach, OUTLINE_DEPTH)[None, :, None]
+        )
         xs = np.clip(np.rint(points[..., 0]).astype(int), 0, w - 1)
         ys = np.clip(np.rint(points[..., 1]).astype(int), 0, h - 1)
         sides.append(float(np.median(strength[ys, xs].max(axis=1))))
-    return sorted(sides)[1] >= OUTLINE * (face + 8)
+    return sorted(sides)[1] >= OUTLINE * (face + OUTLINE_PLAIN)
 
 
 def bars(
@@ -324,9 +448,9 @@ def bars(
     side = min(h, w)
     # What is darker (black-hat) or lighter (top-hat) than its surroundings by BAR_CONTRAST and
     # thinner than the kernel: lines and small pips, not the edge of a tile or of a shadow.
-    size = max(5, side // 40) | 1
+    size = max(BAR_KERNEL_MIN, side // BAR_KERNEL_PARTS) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
-    block = max(15, side // 15) | 1
+    block = max(BAR_BLOCK_MIN, side // BAR_BLOCK_PARTS) | 1
     masks: list[NDArray[np.uint8]] = [
         ((cv2.morphologyEx(grey, op, kernel) > BAR_CONTRAST) * 255).astype(np.uint8)
         for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT)
@@ -344,12 +468,12 @@ def bars(
     out = []
     for found in masks:
         # A line a pixel thin (a small photo, a slanting line) has no area until thickened.
-        mask = cv2.dilate(found, np.ones((3, 3), np.uint8))
+        mask = cv2.dilate(found, np.ones((SPECK, SPECK), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
             long, thick = max(rw, rh), min(rw, rh)
-            if thick < 1 or long < 0.02 * side or long < BAR_ASPECT * thick:
+            if thick < 1 or long < BAR_SHORTEST * side or long < BAR_ASPECT * thick:
                 continue
             if cv2.contourArea(contour) < BAR_FILL * rw * rh:
                 continue
@@ -358,12 +482,12 @@ def bars(
             out.append((np.array([cx, cy], np.float32), along, float(long), False))
     # A dividing line that touches something else (the seams at its ends on a small photo, a
     # pip) makes no bar-shaped outline: the straight runs of the thin lines' masks.
-    shortest = max(6, int(0.03 * side))
-    step = max(2.0, 0.01 * side)
+    shortest = max(RUN_MIN, int(RUN_SHORTEST * side))
+    step = max(RUN_STEP_MIN, RUN_STEP * side)
     seen: set[tuple[int, int, int]] = set()
     for found in masks[:2]:
         runs = cv2.HoughLinesP(
-            found, 1, math.pi / 90, threshold=shortest, minLineLength=shortest, maxLineGap=1
+            found, 1, math.pi / RUN_ANGLES, threshold=shortest, minLineLength=shortest, maxLineGap=1
         )
         for x1, y1, x2, y2 in runs.reshape(-1, 4) if runs is not None else []:
             start, end = np.array([x1, y1], np.float32), np.array([x2, y2], np.float32)
@@ -373,7 +497,12 @@ def bars(
             key = (
                 round(float(centre[0]) / step),
                 round(float(centre[1]) / step),
-                round(math.degrees(math.atan2(float(along[1]), float(along[0]))) % 180 / 10) % 18,
+                round(
+                    math.degrees(math.atan2(float(along[1]), float(along[0])))
+                    % 180
+                    / RUN_SAME_ANGLE
+                )
+                % (180 // RUN_SAME_ANGLE),
             )
             if key not in seen:
                 seen.add(key)
@@ -396,7 +525,7 @@ def choose(ranked: list[tuple[float, Found]]) -> list[Found]:
     for _rank, found in sorted(ranked, key=lambda c: c[0]):
         area = float(cv2.contourArea(found.box))
         if any(
-            _overlap(found.box, k.box) > 0.3 * min(area, a)
+            _overlap(found.box, k.box) > SAME_TILE * min(area, a)
             for k, a in zip(kept, areas, strict=True)
         ):
             continue
@@ -405,7 +534,7 @@ def choose(ranked: list[tuple[float, Found]]) -> list[Found]:
     if len(areas) > 2:
         # A tile is not much smaller than the others on the same photo (a pip, a fleck).
         typical = float(np.median(areas))
-        kept = [k for k, a in zip(kept, areas, strict=True) if a > 0.3 * typical]
+        kept = [k for k, a in zip(kept, areas, strict=True) if a > SMALLEST_TILE * typical]
     return kept
 
 
@@ -432,19 +561,19 @@ def _pairs(squares: list[Box]) -> list[Box]:
     """Two halves of one tile, split apart by a dividing line that reaches the tile's edges:
     squares of the same size side by side make one tile."""
     out = []
-    squares = squares[:200]
+    squares = squares[:MAX_SQUARES]
     for i, first in enumerate(squares):
         for second in squares[i + 1 :]:
             a1, a2 = cv2.contourArea(first), cv2.contourArea(second)
-            if not 0.66 < a1 / max(a2, 1.0) < 1.5:
+            if not PAIR_AREAS[0] < a1 / max(a2, 1.0) < PAIR_AREAS[1]:
                 continue
             side = math.sqrt((a1 + a2) / 2)
             gap = float(np.linalg.norm(first.mean(axis=0) - second.mean(axis=0)))
-            if not 0.85 * side < gap < 1.25 * side:
+            if not PAIR_GAP[0] * side < gap < PAIR_GAP[1] * side:
                 continue
             rect = cv2.minAreaRect(np.concatenate([first, second]))
             (rw, rh) = rect[1]
-            if min(rw, rh) > 0 and abs(math.log(max(rw, rh) / min(rw, rh) / 2.0)) < 0.2:
+            if min(rw, rh) > 0 and abs(math.log(max(rw, rh) / min(rw, rh) / 2.0)) < PAIR_ASPECT:
                 out.append(_upright(rect))
     return out
 
@@ -464,28 +593,30 @@ def grid(
     cells of that many of the best-scored grids."""
     a, b, c, d = box
     short, long = float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))
-    if short < 8:
+    if short < GRID_SMALLEST:
         return []
-    scale = min(1.0, 600 / long)
-    sw, lw = max(8, int(short * scale)), max(8, int(long * scale))
+    scale = min(1.0, GRID_LONGEST / long)
+    sw, lw = max(GRID_SMALLEST, int(short * scale)), max(GRID_SMALLEST, int(long * scale))
     target = np.asarray([[0, 0], [0, sw], [lw, sw], [lw, 0]], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(np.asarray([a, b, c, d], dtype=np.float32), target)
     flat = np.asarray(cv2.warpPerspective(img, matrix, (lw, sw)), dtype=np.uint8)
     grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
     pip, spots = _pip_diameter(flat)
-    if crowded_only and not (pip and sw > 14 * pip):
+    if crowded_only and not (pip and sw > CELL_PIPS[1] * pip):
         return []
     level = float(np.median(grey))
     scored: list[tuple[float, int, int]] = []
-    for nx in range(1, 16):
-        for ny in range(1, 6):
+    for nx in range(1, GRID_ALONG + 1):
+        for ny in range(1, GRID_ACROSS + 1):
             cw, ch = lw / nx, sw / ny
             aspect = max(cw, ch) / min(cw, ch)
-            if abs(math.log(aspect / 2.0)) > 0.3 or nx * ny < 2 or nx * ny > 30:
+            if abs(math.log(aspect / 2.0)) > CELL_ASPECT or nx * ny < 2 or nx * ny > GRID_CELLS:
                 continue
-            if pip and not 3.2 * pip <= min(cw, ch) <= 14 * pip:
+            if pip and not CELL_PIPS[0] * pip <= min(cw, ch) <= CELL_PIPS[1] * pip:
                 continue
-            score = _grid_score(grey, spots, level, nx, ny) - 40 * abs(math.log(aspect / 2.0))
+            score = _grid_score(grey, spots, level, nx, ny) - GRID_ASPECT_COST * abs(
+                math.log(aspect / 2.0)
+            )
             scored.append((score, nx, ny))
     back = np.linalg.inv(matrix)
     out = []
@@ -521,11 +652,14 @@ def _settle(
     crossed = spots.mean(axis=axis)
     settled = [cuts[0]]
     for cut in cuts[1:-1]:
-        lo, hi = int(max(1, cut - step / 5)), int(min(len(profile) - 2, cut + step / 5))
+        lo, hi = (
+            int(max(1, cut - step / SETTLE_PARTS)),
+            int(min(len(profile) - 2, cut + step / SETTLE_PARTS)),
+        )
         if hi <= lo:
             settled.append(cut)
             continue
-        window = profile[lo : hi + 1] + 400 * crossed[lo : hi + 1]
+        window = profile[lo : hi + 1] + SETTLE_PIP_COST * crossed[lo : hi + 1]
         settled.append(float(lo + int(np.argmin(window))))
     settled.append(cuts[-1])
     return settled
@@ -556,8 +690,8 @@ def _grid_score(
             dividers.append(abs(float(band.mean()) - level) if band.size else 0.0)
     return (
         float(np.mean(dividers))
-        + 0.5 * (level - float(np.mean(seam)))
-        - 200 * float(np.mean(through))
+        + SEAM_WEIGHT * (level - float(np.mean(seam)))
+        - THROUGH_PIP_COST * float(np.mean(through))
     )
 
 
@@ -566,7 +700,7 @@ def _pip_diameter(flat: NDArray[np.uint8]) -> tuple[float, NDArray[np.bool_]]:
     than three) and a mask of those spots."""
     lab_img = lab(flat)
     dist = distance(lab_img, np.median(lab_img.reshape(-1, 3), axis=0))
-    mask = (dist > max(20.0, otsu(dist))).astype(np.uint8) * 255
+    mask = (dist > max(PIP_DISTANCE, otsu(dist))).astype(np.uint8) * 255
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     total = flat.shape[0] * flat.shape[1]
     areas = []
@@ -574,10 +708,10 @@ def _pip_diameter(flat: NDArray[np.uint8]) -> tuple[float, NDArray[np.bool_]]:
     for contour in contours:
         area = cv2.contourArea(contour)
         perimeter = cv2.arcLength(contour, True)
-        if 0.0002 * total < area < 0.02 * total and perimeter:
-            if 4 * math.pi * area / perimeter**2 > 0.7:
+        if PIP_AREA[0] * total < area < PIP_AREA[1] * total and perimeter:
+            if 4 * math.pi * area / perimeter**2 > PIP_ROUND:
                 areas.append(area)
                 cv2.drawContours(spots, [contour], -1, 1, thickness=cv2.FILLED)
-    if len(areas) < 3:
+    if len(areas) < PIP_FEWEST:
         return 0.0, spots > 0
     return math.sqrt(4 * float(np.median(areas)) / math.pi), spots > 0

@@ -16,10 +16,10 @@ from werkzeug.test import encode_multipart
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Round, User
-from scorekeeper.photos.synthetic import empty_table, make_photo
 from scorekeeper.services import accounts as account_service
 from tests.api.conftest import API, bearer
 from tests.helpers import load_game
+from training.synthetic import empty_table, make_photo
 
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
 

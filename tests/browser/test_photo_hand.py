@@ -13,7 +13,7 @@ import pytest
 from helpers import hand, pips, save, shot, totals, went_out
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from scorekeeper.photos.synthetic import make_photo
+from training.synthetic import make_photo
 
 FOUR = ["Ana", "Ben", "Cy", "Di"]
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]

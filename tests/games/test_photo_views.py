@@ -10,8 +10,8 @@ import pytest
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import encode_multipart
 
-from scorekeeper.photos.synthetic import make_photo
 from tests.games.test_views import round_data, start_game
+from training.synthetic import make_photo
 
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
 JSON = {"Accept": "application/json"}
@@ -87,7 +87,7 @@ def test_a_broken_photo_is_422_and_no_photo_is_400(client, photo):
 
 
 def test_an_empty_table_gives_no_tiles_and_advice_in_words(client):
-    from scorekeeper.photos.synthetic import empty_table
+    from training.synthetic import empty_table
 
     game_id = start_game(client)
     body = send(client, game_id, {}, photo=empty_table(2)).get_json()

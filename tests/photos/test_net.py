@@ -11,7 +11,7 @@ import pytest
 from scorekeeper.photos import net
 from scorekeeper.photos.decode import decode
 from scorekeeper.photos.reader import read_photo
-from scorekeeper.photos.synthetic import make_photo
+from training.synthetic import make_photo
 
 ROOT = Path(__file__).resolve().parents[2]
 

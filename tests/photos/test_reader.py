@@ -9,7 +9,7 @@ from PIL import Image
 
 from scorekeeper.photos.decode import NotAnImage, Unreadable
 from scorekeeper.photos.reader import ADVICE, LOW_CONFIDENCE, read_photo
-from scorekeeper.photos.synthetic import draw_look, empty_table, make_photo, pip_layout
+from training.synthetic import draw_look, empty_table, make_photo, pip_layout
 
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
 
