@@ -128,14 +128,14 @@ bench/lighthouse/node_modules/.bin/lighthouse: bench/lighthouse/package.json
 	touch $@
 
 # How well the photo reader counts hands (issue 20): a synthetic set drawn by
-# scorekeeper/photos/synthetic.py and the real photos of ../shared/photos-dev/ when that folder
+# training/synthetic.py and the real photos of ../shared/photos-dev/ when that folder
 # exists (measured only: never trained or tuned on). Run it under `nice -n 19` on a shared machine.
 .PHONY: bench-photos
 bench-photos: $(STAMP)
 	$(BIN)/python bench/photos.py $(BENCH_ARGS)
 
 # The network that reads each half of a tile (scorekeeper/photos/pips.onnx, issue 20;
-# docs/decisions.md): halves cut from photos that scorekeeper/photos/synthetic.py draws
+# docs/decisions.md): halves cut from photos that training/synthetic.py draws
 # (training/pips_data.py, in the app's venv), then a small CNN trained on them from a fixed seed
 # in .venv-train, a venv outside the lock holding a CPU build of PyTorch (pinned: an unpinned
 # torch pulls a CUDA build of several GB), exported to ONNX. About an hour of 2 shared cores at

@@ -239,7 +239,7 @@ def main() -> None:
     if args.synthetic:
         out["synthetic"] = measure(synthetic_cases(args.synthetic, args.first, args.textured))
         table(
-            "Synthetic photos (drawn by scorekeeper/photos/synthetic.py)",
+            "Synthetic photos (drawn by training/synthetic.py)",
             out["synthetic"],
             rows=args.rows,
         )

@@ -1,4 +1,4 @@
-"""The photo reader on photos the project draws itself (scorekeeper/photos/synthetic.py)."""
+"""The photo reader on photos the project draws itself (training/synthetic.py)."""
 
 from __future__ import annotations
 
