@@ -43,24 +43,52 @@ def batch(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
     return np.ascontiguousarray(np.stack(crops).astype(np.float32).transpose(0, 3, 1, 2))
 
 
+# Halves read at once, each in its eight views: a busy photo's halves do not hold every layer's
+# output of all of them at once.
+BATCH = 32
+
+
 def probabilities(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
     """For each crop, the probability of each value 0-18 (rows sum to 1)."""
     if not crops:
         return np.zeros((0, VALUES), np.float32)
-    logits = run(PIPS, batch(crops))
-    logits = np.asarray(logits, dtype=np.float32)
+    parts = [
+        np.asarray(run(PIPS, batch(crops[start : start + BATCH * 8])), dtype=np.float32)
+        for start in range(0, len(crops), BATCH * 8)
+    ]
+    logits = np.concatenate(parts)
     logits -= logits.max(axis=1, keepdims=True)
     odds = np.exp(logits)
     return np.asarray(odds / odds.sum(axis=1, keepdims=True), dtype=np.float32)
 
 
-def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[tuple[int, float, bool]]:
-    """Each crop's value (at most `set_max`), the network's probability for it, and whether
-    the network's likeliest value is beyond the set (a double-12 tile in a double-9 game: the
-    wrong set chosen, or a misread). The probability is not scaled up to the set's values, so
-    a half read beyond the set keeps a low confidence and is marked for the scorer."""
+def views(crop: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
+    """The eight turns and mirrorings of a square half, the half as cut first. A count does not
+    change under them, and the network was trained not to tell them apart."""
     out = []
-    for row in probabilities(crops):
-        value = int(np.argmax(row[: set_max + 1]))
-        out.append((value, float(row[value]), int(np.argmax(row)) > set_max))
+    for quarter in range(4):
+        turned = np.rot90(crop, quarter)
+        out += [np.ascontiguousarray(turned), np.ascontiguousarray(turned[:, ::-1])]
+    return out
+
+
+def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[tuple[int, float, bool]]:
+    """Each crop's value (at most `set_max`), how sure the network is of it, and whether the
+    network's likeliest value is beyond the set (a double-12 tile in a double-9 game: the wrong
+    set chosen, or a misread).
+
+    The value is the network's reading of the half as cut. How sure: the mean of its
+    probability over the half's eight views; where the views disagree the network is guessing
+    (a layout of pips it has not learned), which one view's probability does not show
+    (bench/README.md, "The '?' marks"). The probability is not scaled up to the set's values,
+    so a half read beyond the set keeps a low confidence and is marked for the scorer."""
+    if not crops:
+        return []
+    seen = probabilities([view for crop in crops for view in views(crop)])
+    out = []
+    for each in seen.reshape(len(crops), 8, VALUES):
+        as_cut = each[0]
+        value = int(np.argmax(as_cut[: set_max + 1]))
+        sure = float(each[:, value].mean())
+        out.append((value, sure, int(np.argmax(as_cut)) > set_max))
     return out

@@ -158,9 +158,9 @@ PIP_ROUND = 0.7
 PIP_FEWEST = 3
 
 # -- Judging the reading (reader.py).
-# Below this a tile is marked "?" for the scorer to check (bench/README.md, "The '?' marks":
-# on the generated tuning sets it marks every misread tile).
-LOW_CONFIDENCE = 0.75
+# Below this a tile is marked "?" for the scorer to check: the lowest that marks every misread
+# tile of the generated tuning sets (bench/README.md, "The '?' marks").
+LOW_CONFIDENCE = 0.70
 # A tile cut out of a bigger shape, or proposed from its dividing line alone, is trusted this
 # much less: its box may be a little off.
 SPLIT_DOUBT = 0.85
