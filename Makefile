@@ -142,7 +142,9 @@ bench-photos: $(STAMP)
 # the lowest priority (the halves ~30 min, 3 epochs ~22 min). Then the network that judges the
 # segmenter's candidate boxes (scorekeeper/photos/tiles.onnx, boxnet.py): boxes proposed on
 # synthetic photos, half of them on busy tables (training/tiles_data.py, ~13 min), and a small
-# CNN trained on them (training/tiles_train.py, 6 epochs, ~25 min). No real photo is used.
+# CNN trained on them (training/tiles_train.py, 6 epochs, ~25 min). No real photo is used. Each
+# model's declaration (input, crop, labels, version) is scorekeeper/photos/models.py; the
+# exported file carries the commit, seed and data hash it was made from (training/spec.py).
 TRAIN_VENV := .venv-train
 .PHONY: train-photos
 train-photos: $(STAMP)

@@ -35,12 +35,13 @@ TILES = models.TILES
 
 
 def commit() -> str:
-    """The commit the working tree is at, marked "+dirty" when it has changes."""
+    """The commit the working tree is at, marked "+dirty" when it has changes (but for the
+    models themselves, which training rewrites)."""
     head = subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.strip()
     dirty = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"],
+        ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!*.onnx"],
         cwd=ROOT,
         capture_output=True,
         text=True,
