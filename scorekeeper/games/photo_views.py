@@ -8,7 +8,7 @@ not the photo, not the reading; the tiles count once the round is saved as usual
 
 from __future__ import annotations
 
-from flask import current_app, flash, jsonify, render_template, request
+from flask import current_app, flash, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -35,8 +35,9 @@ def _refused(game, access: str, refusal: photo_service.PhotoRefused) -> Response
     flash(refusal.message, "error")
     # Past the size limit the form is not read: the page starts afresh.
     form = None if refusal.status == 413 else _round_form(game, snapshot_of(game), request.form)
-    page = _render_game(game, access, form=form, status=refusal.status)
-    return page if not headers else (page, headers)
+    page = make_response(_render_game(game, access, form=form, status=refusal.status))
+    page.headers.update(headers)
+    return page
 
 
 @bp.get("/games/<id:game_id>/photos/panel")
