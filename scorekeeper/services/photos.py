@@ -65,7 +65,7 @@ def unreadable(reason: str) -> PhotoRefused:
             "The picture is too small to show a hand: it needs at least %(n)s pixels each way.",
             n=MIN_SIDE,
         ),
-        "narrow": _("The picture is too long and narrow to show a hand: take a photo of it."),
+        "narrow": _("The picture is too long and narrow to show a hand: take a photo of the hand."),
     }
     return PhotoRefused(
         422, messages.get(reason) or _("That photo could not be read: take it again.")

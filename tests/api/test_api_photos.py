@@ -28,7 +28,7 @@ NOT_A_PHOTO = "That file is not a photo: choose a JPEG, PNG or HEIC picture."
 CUT = "The photo file is incomplete (cut short while sending?): send it again."
 PIXELS = "The photo has more than 24 megapixels: take it again at a smaller size."
 SMALL = "The picture is too small to show a hand: it needs at least 32 pixels each way."
-NARROW = "The picture is too long and narrow to show a hand: take a photo of it."
+NARROW = "The picture is too long and narrow to show a hand: take a photo of the hand."
 
 
 @pytest.fixture(scope="module")
