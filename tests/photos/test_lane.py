@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import subprocess
+import sys
+
+import pytest
 
 from scorekeeper.photos.reader import read_photo
 from scorekeeper.photos.synthetic import make_photo
@@ -35,3 +39,35 @@ def test_the_workers_stop_with_the_lane(app):
     assert multiprocessing.active_children()
     photo_lane.shutdown()
     assert multiprocessing.active_children() == []
+
+
+def test_a_place_taken_by_another_process_is_not_given_again(app, tmp_path):
+    """PHOTO_QUEUE counts the machine's reads, every app process together (gunicorn runs
+    several): a place another process holds is taken."""
+    app.instance_path = str(tmp_path / "instance")
+    app.config["PHOTO_QUEUE"] = 1
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, os.path.join(app.instance_path, photo_lane.FOLDER)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with app.app_context(), pytest.raises(photo_lane.Busy):
+            photo_lane.read(make_photo(1).jpeg, 12)
+    finally:
+        holder.communicate("")  # it lets go as it ends
+    with app.app_context():
+        assert photo_lane.read(make_photo(1).jpeg, 12).tiles
+
+
+# Another process holding the lane's first place until its input closes.
+HOLD = """
+import fcntl, os, sys
+os.makedirs(sys.argv[1], exist_ok=True)
+handle = os.open(os.path.join(sys.argv[1], "place-0"), os.O_RDWR | os.O_CREAT)
+fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+print("held", flush=True)
+sys.stdin.read()
+"""
