@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -60,6 +61,24 @@ def test_a_place_taken_by_another_process_is_not_given_again(app, tmp_path):
         holder.communicate("")  # it lets go as it ends
     with app.app_context():
         assert photo_lane.read(make_photo(1).jpeg, 12).tiles
+
+
+def test_a_read_not_done_in_time_is_busy_and_holds_its_place_until_it_ends(app, tmp_path):
+    app.instance_path = str(tmp_path / "instance")
+    app.config.update(PHOTO_QUEUE=1, PHOTO_WAIT=0)  # no read is done in no time
+    photo = make_photo(1).jpeg
+    with app.app_context():
+        with pytest.raises(photo_lane.Busy):
+            photo_lane.read(photo, 12)
+        # The read given up on goes on in its worker, in the lane's one place, and then frees it.
+        app.config["PHOTO_WAIT"] = 60
+        for _ in range(2400):  # two minutes at most on a busy machine
+            if (place := photo_lane.take_place(app)) is not None:
+                break
+            time.sleep(0.05)
+        assert place is not None
+        os.close(place)
+        assert photo_lane.read(photo, 12).tiles
 
 
 # Another process holding the lane's first place until its input closes.
