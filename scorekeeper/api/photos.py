@@ -59,7 +59,7 @@ def read_photo(game_id: int) -> Response:
             upload = request.files.get("photo")
         except RequestEntityTooLarge:
             raise photo_service.too_large(max_bytes) from None
-        data = upload.read() if upload is not None else b""
+        data = photo_service.uploaded(upload)
         reading = photo_service.read_hand(data, set_max=game.set_size, max_bytes=max_bytes)
     except photo_service.PhotoRefused as refusal:
         raise _refusal(refusal.status, refusal.message) from None
