@@ -68,7 +68,7 @@ def read_photo(game_id: int) -> Response:
             upload = request.files.get("photo")
         except RequestEntityTooLarge:
             raise photo_service.too_large(max_bytes) from None
-        data = upload.read() if upload is not None else b""
+        data = photo_service.uploaded(upload)
         reading = photo_service.read_hand(data, set_max=game.set_size, max_bytes=max_bytes)
     except photo_service.PhotoRefused as refusal:
         headers = None if refusal.retry_after is None else {"Retry-After": str(refusal.retry_after)}

@@ -76,7 +76,7 @@ def read_hand_photo(game_id: int) -> ResponseReturnValue:
     except RequestEntityTooLarge:
         return _refused(game, access, photo_service.too_large(max_bytes))
     try:
-        data = upload.read() if upload is not None else b""
+        data = photo_service.uploaded(upload)
         reading = photo_service.read_hand(data, set_max=game.set_size, max_bytes=max_bytes)
     except photo_service.PhotoRefused as refusal:
         return _refused(game, access, refusal)

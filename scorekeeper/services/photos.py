@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from flask_babel import gettext as _
+from werkzeug.datastructures import FileStorage
 
 from scorekeeper.photos.decode import MAX_PIXELS, MIN_SIDE, NotAnImage, Unreadable
 from scorekeeper.photos.reader import ADVICE, Reading, read_photo
@@ -49,8 +50,22 @@ def too_large(max_bytes: int) -> PhotoRefused:
 
 
 def no_photo() -> PhotoRefused:
-    """400: no photo was sent (or an empty file)."""
+    """400: no photo was sent (no file chosen)."""
     return PhotoRefused(400, _("Choose a photo of the hand first."))
+
+
+def empty_file() -> PhotoRefused:
+    """400: a file was sent, but it holds nothing (a photo the phone did not finish writing)."""
+    return PhotoRefused(400, _("That photo file is empty: take the photo again or choose another."))
+
+
+def uploaded(upload: FileStorage | None) -> bytes:
+    """The bytes of an upload (the multipart field `photo`). Raises PhotoRefused (400) when no
+    file was chosen (no field, or a form's file field left empty: no file name)."""
+    data = upload.read() if upload is not None else b""
+    if not data and (upload is None or not upload.filename):
+        raise no_photo()
+    return data
 
 
 def unreadable(reason: str) -> PhotoRefused:
@@ -86,10 +101,10 @@ def read_hand(
 ) -> Reading:
     """The tiles on a photo of one hand of a double-`set_max` set, read in the photo lane (or
     `in_process`: the command line's, where no request waits behind it). Raises PhotoRefused:
-    400 (no bytes), 413 (over `max_bytes`, if given), 415 (not a JPEG, PNG, WebP or HEIC
+    400 (an empty file), 413 (over `max_bytes`, if given), 415 (not a JPEG, PNG, WebP or HEIC
     picture), 422 (a picture that cannot be read, and why), 503 (the lane is full)."""
     if not data:
-        raise no_photo()
+        raise empty_file()
     if max_bytes is not None and len(data) > max_bytes:
         raise too_large(max_bytes)
     try:

@@ -109,7 +109,7 @@ def test_refusals_say_why(client, make_game, photo, conforms):
             "The photo is larger than 15 MB: take it again at a smaller size.",
         ),  # fmt: skip
         (None, 400, "Choose a photo of the hand first."),
-        (b"", 400, "Choose a photo of the hand first."),
+        (b"", 400, "That photo file is empty: take the photo again or choose another."),
     ]
     for content, status, message in cases:
         response = send(client, game["id"], token, content)

@@ -89,6 +89,27 @@ def test_a_broken_photo_is_422_and_no_photo_is_400(client, photo):
     assert send(client, game_id, {}).status_code == 400
 
 
+def test_an_empty_file_is_called_empty_and_no_file_asks_for_a_photo(client):
+    game_id = start_game(client)
+    # A file the phone did not finish writing: 0 bytes, with its name.
+    response = send(client, game_id, {}, photo=b"")
+    assert (response.status_code, response.get_json()) == (
+        400,
+        {"error": "That photo file is empty: take the photo again or choose another."},
+    )
+    # Without the script, the round form sent with its file field left empty: the browser
+    # sends the field with no file name and no bytes.
+    fields = MultiDict(round_data(1, {1: 7}, photo_seat="0"))
+    fields.add("photo", FileStorage(io.BytesIO(b""), "", content_type="application/octet-stream"))
+    boundary, body = encode_multipart(fields)
+    response = client.post(f"/games/{game_id}/photos", data=body, headers={"Accept": "text/html"},
+                           content_type=f"multipart/form-data; boundary={boundary}")  # fmt: skip
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "Choose a photo of the hand first." in html and "file is empty" not in html
+    assert 'name="pips_1" pattern="[0-9]*" placeholder="pips" type="text" value="7"' in html
+
+
 def test_an_empty_table_gives_no_tiles_and_advice_in_words(client):
     from scorekeeper.photos.synthetic import empty_table
 
