@@ -96,6 +96,8 @@ class Settings:
     poll_every: float = 0.5
     # Members send If-None-Match with the ETag they got (a browser's reload), not by default.
     conditional: bool = False
+    # Each client keeps its connection (as bench/load.py's); by default a new one per request.
+    keep_alive: bool = False
     # Seconds of saves or polls alone before the crowd starts (their "alone" figures).
     lead: float = 3.0
     # gunicorn.conf.py's defaults (two processes per core, one thread each).
@@ -273,6 +275,15 @@ def send(client: load.Client, timed: Timed, method: str, path: str, body: Any, h
     raise AssertionError("unreachable")
 
 
+def connection_headers(settings: Settings) -> dict[str, str]:
+    """A new connection for every request by default: which worker answers is then chosen per
+    request, as behind a proxy (docs/deploy.md's nginx shares a pool of upstream connections
+    among all clients). With --keep-alive each client keeps its own connection, as bench/load.py's
+    do, and gthread serves it on the worker that accepted it: a client whose connection shares a
+    busy worker waits, whichever other worker is idle, so figures then swing from run to run."""
+    return {} if settings.keep_alive else {"Connection": "close"}
+
+
 def every(interval: float, stop: threading.Event) -> Iterator[None]:
     """Yields on a fixed beat (a late beat is not caught up with a burst) until `stop`."""
     beat = time.monotonic()
@@ -291,7 +302,9 @@ def photo_files(folder: str) -> list[tuple[str, bytes, str]]:
     return [(p.name, p.read_bytes(), PHOTO_TYPES[p.suffix.lower()]) for p in found]
 
 
-def scorer(base: str, stop: threading.Event, interval: float, saves: Timed, seed: int) -> None:
+def scorer(
+    base: str, stop: threading.Event, interval: float, saves: Timed, seed: int, extra: dict
+) -> None:
     """Save the next round of a quick game every `interval` s through the API; a new game
     (not timed) after 12 rounds, so that no game ends."""
     rng, client = random.Random(seed), load.Client(base)
@@ -301,7 +314,7 @@ def scorer(base: str, stop: threading.Event, interval: float, saves: Timed, seed
             if game is None or played >= load.MAX_ROUNDS:
                 game, played = load.create_games(base, 1)[0], 0
             body, _ = load.entry(rng, played + 1)
-            auth = {"Authorization": f"Bearer {game.edit_token}"}
+            auth = {"Authorization": f"Bearer {game.edit_token}", **extra}
             status, _ = send(client, saves, "POST", f"/api/v1/games/{game.id}/rounds", body, auth)
             played += status == 201
     finally:
@@ -325,11 +338,12 @@ def phone(
     photos: list[tuple[str, bytes, str]],
     retries: int,
     tally: PhotoTally,
+    extra: dict,
 ) -> None:
     """Send each photo to the game's photo reader, again after a 503's Retry-After."""
     session = requests.Session()
     url = f"{base}/api/v1/games/{game.id}/photos"
-    auth = {"Authorization": f"Bearer {game.edit_token}"}
+    auth = {"Authorization": f"Bearer {game.edit_token}", **extra}
     try:
         for name, data, kind in photos:
             first = time.monotonic()
@@ -358,12 +372,15 @@ def phone(
 
 
 def phones_at_once(
-    base: str, hands: list[tuple[load.Game, list[tuple[str, bytes, str]]]], retries: int
+    base: str,
+    hands: list[tuple[load.Game, list[tuple[str, bytes, str]]]],
+    retries: int,
+    extra: dict,
 ) -> PhotoTally:
     """One phone per (game, photos), all started at once; what they saw once all are done."""
     tally = PhotoTally()
     threads = [
-        threading.Thread(target=phone, args=(base, game, photos, retries, tally))
+        threading.Thread(target=phone, args=(base, game, photos, retries, tally, extra))
         for game, photos in hands
     ]
     for thread in threads:
@@ -382,6 +399,7 @@ def photo_scenario(settings: Settings, scratch: Path) -> dict[str, Any]:
     def some(first: int, count: int) -> list[tuple[str, bytes, str]]:
         return [photos[(first + k) % len(photos)] for k in range(count)]
 
+    extra = connection_headers(settings)
     with serving(settings, scratch) as (base, _, memory):
         idle = memory.now()
         games = load.create_games(base, settings.phones)
@@ -396,6 +414,7 @@ def photo_scenario(settings: Settings, scratch: Path) -> dict[str, Any]:
                     [(games[i % len(games)], some(turn * settings.workers + i, 1))
                      for i in range(settings.workers)],
                     settings.retries,
+                    extra,
                 )
                 for turn in range(2)
             ]  # fmt: skip
@@ -407,7 +426,7 @@ def photo_scenario(settings: Settings, scratch: Path) -> dict[str, Any]:
         saves, stop = Timed(), threading.Event()
         meter = load.Meter([memory.master], [])
         writer = threading.Thread(
-            target=scorer, args=(base, stop, settings.save_every, saves, settings.seed)
+            target=scorer, args=(base, stop, settings.save_every, saves, settings.seed, extra)
         )
         hands = [
             (game, some(settings.photos_each * i, settings.photos_each))
@@ -418,7 +437,7 @@ def photo_scenario(settings: Settings, scratch: Path) -> dict[str, Any]:
         time.sleep(settings.lead)
         crowd_start = time.monotonic()
         meter.start()
-        tally = phones_at_once(base, hands, settings.retries)
+        tally = phones_at_once(base, hands, settings.retries, extra)
         crowd_end = time.monotonic()
         stop.set()
         writer.join()
@@ -542,10 +561,12 @@ def member(session: requests.Session, url: str, until: float, conditional: bool,
         etag = answer.headers.get("ETag", etag)
 
 
-def poller(base: str, game: load.Game, stop: threading.Event, interval: float, polls: Timed):
+def poller(
+    base: str, game: load.Game, stop: threading.Event, interval: float, polls: Timed, extra: dict
+) -> None:
     """Another table's phone: the game through the API, with its view token."""
     client = load.Client(base)
-    auth = {"Authorization": f"Bearer {game.view_token}"}
+    auth = {"Authorization": f"Bearer {game.view_token}", **extra}
     try:
         for _ in every(interval, stop):
             send(client, polls, "GET", f"/api/v1/games/{game.id}", None, auth)
@@ -559,9 +580,12 @@ def ratings_scenario(settings: Settings, scratch: Path) -> dict[str, Any]:
     def prepare(folder: Path, environ: dict[str, str]) -> dict[str, Any]:
         return fill_club(folder, environ, settings.games, settings.members, settings.seed)
 
+    extra = connection_headers(settings)
     with serving(settings, scratch, prepare) as (base, club, memory):
         url = f"{base}/clubs/{club['club_id']}/ratings"
         browsers = [signed_in(base, email) for email in club["emails"]]
+        for browser in browsers:
+            browser.headers.update(extra)
         # Another table: a quick game at round 7.
         game = load.create_games(base, 1)[0]
         rng = random.Random(settings.seed)
@@ -579,7 +603,9 @@ def ratings_scenario(settings: Settings, scratch: Path) -> dict[str, Any]:
         if first.status_code != 200 or rated < len(club["names"]) // 2:
             raise RuntimeError(f"the ratings page answered {first.status_code}, {rated} players")
         polls, views, stop = Timed(), Timed(), threading.Event()
-        poll = threading.Thread(target=poller, args=(base, game, stop, settings.poll_every, polls))
+        poll = threading.Thread(
+            target=poller, args=(base, game, stop, settings.poll_every, polls, extra)
+        )
         lead_start = time.monotonic()
         poll.start()
         time.sleep(settings.lead)
@@ -792,6 +818,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     parser.add_argument("--no-warm", dest="warm", action="store_false", help="no warm-up photos")
     parser.add_argument("--conditional", action="store_true", help="members send If-None-Match")
+    parser.add_argument(
+        "--keep-alive", action="store_true", help="each client keeps its connection open"
+    )
     parser.add_argument(
         "--setting", action="append", default=[], metavar="NAME=VALUE",
         help="an app setting for the server (SCOREKEEPER_NAME=VALUE); repeatable",
