@@ -115,9 +115,10 @@ class Settings:
 def serving(
     settings: Settings, scratch: Path, prepare: Any = None
 ) -> Iterator[tuple[str, Any, Any]]:
-    """`flask db upgrade`, then `prepare(database_url)` (data written before the server starts),
-    then gunicorn as `make run` starts it: its base URL, what prepare returned, and a memory
-    sampler of its processes (already sampling)."""
+    """`flask db upgrade` on a fresh SQLite file in `scratch`, then `prepare(scratch, environ)`
+    (data written before the server starts), then gunicorn as `make run` starts it: its base
+    URL, what prepare returned, and a memory sampler of its processes (already sampling). The
+    server log's tail is printed if anything fails."""
     database_url = f"sqlite:///{scratch / 'bench.sqlite'}"
     environ = load.server_environ(settings.root, database_url, scratch)
     # Rate limits are off (server_environ): one address sends everything here.
