@@ -137,9 +137,9 @@ def test_no_module_is_longer_than_600_lines():
     assert long == {}
 
 
-# HTTP caching is decided in one place: every ETag comes from scorekeeper/etags.py (what a page
+# HTTP caching is decided in one place: every ETag comes from scorekeeper/web/etags.py (what a page
 # shows), and only it answers If-None-Match. compression.py only makes a tag weak.
-ETAG_SITES = {"scorekeeper/etags.py", "scorekeeper/compression.py"}
+ETAG_SITES = {"scorekeeper/web/etags.py", "scorekeeper/web/compression.py"}
 ETAG_MARKS = ("set_etag(", "if_none_match", "make_conditional(", "add_etag(")
 
 

@@ -1,4 +1,4 @@
-"""scorekeeper.mail: with no mail server the app says so and writes each mail to the log; an
+"""scorekeeper.infra.mail: with no mail server the app says so and writes each mail to the log; an
 unreachable server costs the visitor nothing but the mail; reset mails are limited per client
 and per address."""
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from flask import Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import limits
 from scorekeeper.api import bp, schemas
 from scorekeeper.api.contract import (
     FORBIDDEN,
@@ -17,8 +16,9 @@ from scorekeeper.api.contract import (
     operation,
 )
 from scorekeeper.api.views import GAME, _game_for, _refusal
-from scorekeeper.responses import json_response
 from scorekeeper.services import photos as photo_service
+from scorekeeper.web import limits
+from scorekeeper.web.responses import json_response
 
 
 @bp.post(f"/games/{GAME}/photos")

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from flask import Response
 
-from scorekeeper import core, limits
+from scorekeeper import core
 from scorekeeper.api import bp, schemas, serialise
 from scorekeeper.api.contract import (
     BAD_BODY,
@@ -33,6 +33,7 @@ from scorekeeper.api.views import (
     _with_game,
 )
 from scorekeeper.services import games as game_service
+from scorekeeper.web import limits
 
 SEAT_CHANGE = {
     200: Answer("Done: the game as it is now.", (schemas.Game,), ("ETag",)),

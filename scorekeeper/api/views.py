@@ -14,7 +14,7 @@ from flask import Response, current_app, jsonify, request, url_for
 from flask_babel import gettext as _
 from pydantic import BaseModel
 
-from scorekeeper import core, limits
+from scorekeeper import core
 from scorekeeper.access import club_game_access, may_score
 from scorekeeper.api import bp, schemas, serialise
 from scorekeeper.api.contract import (
@@ -37,13 +37,14 @@ from scorekeeper.api.contract import (
     problem_error,
     read,
 )
-from scorekeeper.etags import conditional, etag_for, tagged
 from scorekeeper.forms import write_key
 from scorekeeper.models import Game, User, etag_of
-from scorekeeper.responses import json_response, kept_text
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
+from scorekeeper.web import limits
+from scorekeeper.web.etags import conditional, etag_for, tagged
+from scorekeeper.web.responses import json_response, kept_text
 
 # The history shows changes made through the API as coming from "api" (devices.device_label).
 API_DEVICE = "api"

@@ -10,7 +10,7 @@ least recently written. There is no in-process copy in front of the files: readi
 OS page cache and hashing it for its ETag costs about 0.1 ms (a 36 kB race chart), against about
 1.5 ms for the whole cached-chart request, and there is then no memory to keep fresh or clear.
 
-Drawing is limited (scorekeeper/limits.py): per client address, and a few charts at once per
+Drawing is limited (scorekeeper/web/limits.py): per client address, and a few charts at once per
 process; a cached chart is never limited.
 """
 
@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from flask import current_app
 
-from scorekeeper import limits
+from scorekeeper.web import limits
 
 # Finished games, seasons and players keep their last charts; past this many files the least
 # recently written go (down to nine tenths, so that pruning is not paid on every store).

@@ -12,10 +12,10 @@ from flask_babel import gettext as _
 from scorekeeper.access import club_for, signed_in_user
 from scorekeeper.clubs import bp
 from scorekeeper.clubs.forms import MoveGameForm
-from scorekeeper.devices import current_device
 from scorekeeper.services import club_games as club_game_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
+from scorekeeper.web.devices import current_device
 
 
 @bp.post("/games/<id:game_id>/move")

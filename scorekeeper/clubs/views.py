@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
-from scorekeeper import core, limits
+from scorekeeper import core
 from scorekeeper.access import club_for, signed_in_user
 from scorekeeper.clubs import bp
 from scorekeeper.clubs.forms import (
@@ -24,7 +24,6 @@ from scorekeeper.clubs.forms import (
     SettingsForm,
     TransferForm,
 )
-from scorekeeper.devices import current_device
 from scorekeeper.i18n import prefer_locale, problem_text
 from scorekeeper.models import Club, utcnow
 from scorekeeper.services import club_games as club_game_service
@@ -32,6 +31,8 @@ from scorekeeper.services import clubs as club_service
 from scorekeeper.services import export_csv, export_json
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.clubs import ClubError
+from scorekeeper.web import limits
+from scorekeeper.web.devices import current_device
 
 # Where the core's problem fields show on the settings form ("set" is the domino set).
 SETTINGS_FIELDS = {"set": "set_size"}

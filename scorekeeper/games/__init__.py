@@ -78,7 +78,7 @@ def _hand_words(value: str) -> str:
 @bp.app_template_global()
 def device_label(device):
     """A short label for the device a change came from."""
-    from scorekeeper.devices import device_label as label
+    from scorekeeper.web.devices import device_label as label
 
     return label(device)
 

@@ -18,7 +18,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from scorekeeper import core, limits
+from scorekeeper import core
 from scorekeeper.access import (
     game_for_device,
     game_for_share,
@@ -26,8 +26,6 @@ from scorekeeper.access import (
     game_ref_for_device,
     image_source_for_share,
 )
-from scorekeeper.devices import current_device, known_device
-from scorekeeper.etags import conditional, etag_for, page_etag
 from scorekeeper.forms import SetupForm, new_write_key, write_key
 from scorekeeper.games import bp, messages
 from scorekeeper.games.forms import (
@@ -51,6 +49,9 @@ from scorekeeper.models import Game, etag_of
 from scorekeeper.services import games as game_service
 from scorekeeper.services.clubs import club_locale
 from scorekeeper.services.games import Snapshot, snapshot_of
+from scorekeeper.web import limits
+from scorekeeper.web.devices import current_device, known_device
+from scorekeeper.web.etags import conditional, etag_for, page_etag
 
 # The round form's place on the game page: after a save the page opens there, the message
 # beside the next round's first field.

@@ -11,7 +11,7 @@ from flask import Response, current_app, jsonify, send_file, send_from_directory
 from flask_babel import gettext as _
 
 from scorekeeper.pwa import bp
-from scorekeeper.styles import FIRST, LATER, stylesheet_url
+from scorekeeper.web.styles import FIRST, LATER, stylesheet_url
 
 # The header's navy: the phone's status bar and splash screen match the page.
 THEME_COLOR = "#12263f"

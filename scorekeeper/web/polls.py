@@ -25,14 +25,14 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, quote_etag
 from werkzeug.sansio.http import parse_cookie
 
-from scorekeeper import devices
-from scorekeeper.converters import IdConverter
-from scorekeeper.etags import REVALIDATE, etag_text, sent_back
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, locales, phone_locale
 from scorekeeper.models import etag_of
-from scorekeeper.security import HEADERS, HSTS
 from scorekeeper.services import games as game_service
+from scorekeeper.web import devices
+from scorekeeper.web.converters import IdConverter
+from scorekeeper.web.etags import REVALIDATE, etag_text, sent_back
+from scorekeeper.web.security import HEADERS, HSTS
 
 Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 

@@ -43,14 +43,14 @@ from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.http import quote_etag, unquote_etag
 
-from scorekeeper import devices
-from scorekeeper.compression import GZIP_HEADER, segment
-from scorekeeper.converters import IdConverter
-from scorekeeper.etags import CSRF_SLOT, etag_text, sent_back
 from scorekeeper.forms import WRITE_KEYS, new_write_key
-from scorekeeper.polls import Poller, cookies_of
 from scorekeeper.services import games as game_service
 from scorekeeper.services.accounts import looks_personal
+from scorekeeper.web import devices
+from scorekeeper.web.compression import GZIP_HEADER, segment
+from scorekeeper.web.converters import IdConverter
+from scorekeeper.web.etags import CSRF_SLOT, etag_text, sent_back
+from scorekeeper.web.polls import Poller, cookies_of
 
 Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
