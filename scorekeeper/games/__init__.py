@@ -2,13 +2,10 @@
 
 from flask import Blueprint
 
-bp: Blueprint = Blueprint("games", __name__)  # typed: chart_views imports it back
+bp: Blueprint = Blueprint("games", __name__)  # typed: views/charts.py imports it back
 
 from scorekeeper.games import views  # noqa: E402, F401  (routes register on bp)
-from scorekeeper.games.chart_views import chart  # noqa: E402, F401  (routes register on bp)
 from scorekeeper.games.domino import pip_positions  # noqa: E402
-from scorekeeper.games.photo_views import read_hand_photo  # noqa: E402, F401  (routes register on bp)
-from scorekeeper.games.seat_views import leave  # noqa: E402, F401  (routes register on bp)
 
 # Where the `domino` macro (templates/games/_macros.html) puts each half's pips.
 bp.add_app_template_global(pip_positions)

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from charts.helpers import DEVICE, make_game, play  # tests/ is on the path
 
-from scorekeeper.games import chart_views
+from scorekeeper.games.views import charts as chart_views
 from scorekeeper.web.devices import COOKIE
 from tests.helpers import load_game
 

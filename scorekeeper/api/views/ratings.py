@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.api import bp, schemas
 from scorekeeper.api.contract import Answer, operation
-from scorekeeper.api.views import _account, _header_token, _refusal, _unauthorized
+from scorekeeper.api.views.games import _account, _header_token, _refusal, _unauthorized
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import ratings as rating_service
 from scorekeeper.web.responses import json_response

@@ -15,7 +15,7 @@ from scorekeeper.api.contract import (
     Answer,
     operation,
 )
-from scorekeeper.api.views import GAME, _game_for, _refusal
+from scorekeeper.api.views.games import GAME, _game_for, _refusal
 from scorekeeper.services import photos as photo_service
 from scorekeeper.web import limits
 from scorekeeper.web.responses import json_response

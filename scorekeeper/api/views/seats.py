@@ -22,7 +22,7 @@ from scorekeeper.api.contract import (
     operation,
     read,
 )
-from scorekeeper.api.views import (
+from scorekeeper.api.views.games import (
     API_DEVICE,
     GAME,
     ApiError,

@@ -16,7 +16,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from scorekeeper.access import game_for_device
 from scorekeeper.extensions import csrf
 from scorekeeper.games import bp
-from scorekeeper.games.views import _render_game, _round_form
+from scorekeeper.games.views.pages import _render_game, _round_form
 from scorekeeper.photos.reader import ADVICE, Reading
 from scorekeeper.services import photos as photo_service
 from scorekeeper.services.games import snapshot_of
