@@ -150,3 +150,99 @@ def test_every_etag_comes_from_the_one_helper():
         if any(mark in path.read_text() for mark in ETAG_MARKS)
     }
     assert found == ETAG_SITES
+
+
+# A module's `_name` is its own: a helper another module needs gets a public name, in a
+# `common.py` of the package that shares it (api/views/common.py, games/views/common.py) or in
+# the module that owns it. Only the project's own modules are checked (scorekeeper.*).
+
+
+def module_of(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    return ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+
+
+def private_imports(path: Path, module: str) -> set[str]:
+    """Each `_name` the file takes from another of the project's modules, as `module._name`:
+    `from scorekeeper.x import _f`, `from .x import _f`, and `x._f` where `x` was imported
+    from the project (`import scorekeeper.x as x`, `from scorekeeper import x`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    ours: dict[str, str] = {}  # a local name -> the project's module or name it stands for
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not name.startswith("__")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                source = f"{base}.{node.module}" if node.module else base
+            else:
+                source = node.module or ""
+            if source.split(".")[0] != "scorekeeper":
+                continue
+            for alias in node.names:
+                if private(alias.name) and source != module:
+                    found.add(f"{source}.{alias.name}")
+                ours[alias.asname or alias.name] = f"{source}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "scorekeeper":
+                    if any(private(part) for part in alias.name.split(".")[1:]):
+                        found.add(alias.name)
+                    if alias.asname:
+                        ours[alias.asname] = alias.name
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ours
+            and private(node.attr)
+        ):
+            found.add(f"{ours[node.value.id]}.{node.attr}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_name():
+    found = {
+        (str(path.relative_to(PACKAGE.parent)), name)
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for name in private_imports(path, module_of(path))
+    }
+    assert sorted(found) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            "from scorekeeper.api.views.common import _game_for\n",
+            {"scorekeeper.api.views.common._game_for"},
+        ),
+        ("from .common import _stale, GAME\n", {"scorekeeper.api.views.common._stale"}),
+        ("from .. import _hidden\n", {"scorekeeper.api._hidden"}),
+        (
+            "from scorekeeper.services import export_csv\nexport_csv._spreadsheet_safe('x')\n",
+            {"scorekeeper.services.export_csv._spreadsheet_safe"},
+        ),
+        (
+            "import scorekeeper.services.export_csv as csv\ncsv._safe('x')\n",
+            {"scorekeeper.services.export_csv._safe"},
+        ),
+        (
+            "def f():\n    from scorekeeper.games.views.pages import _print\n",
+            {"scorekeeper.games.views.pages._print"},
+        ),
+        # Public names, dunders, a module's own names and other libraries' are not ours to judge.
+        ("from .common import game_for\nfrom scorekeeper import __version__\n", set()),
+        ("from flask_login import current_user\ncurrent_user._get_current_object()\n", set()),
+        ("def _own():\n    pass\n\n\n_own()\n", set()),
+    ],
+)
+def test_the_check_sees_a_private_import(tmp_path, source, expected):
+    sample = tmp_path / "sample.py"
+    sample.write_text(source)
+    assert private_imports(sample, "scorekeeper.api.views.sample") == expected

@@ -15,7 +15,7 @@ from scorekeeper.api.contract import (
     Answer,
     operation,
 )
-from scorekeeper.api.views.games import GAME, _game_for, _refusal
+from scorekeeper.api.views.common import GAME, game_for, refuse
 from scorekeeper.services import photos as photo_service
 from scorekeeper.web import limits
 from scorekeeper.web.responses import json_response
@@ -48,7 +48,7 @@ def read_photo(game_id: int) -> Response:
     """Read the tiles on a photo of one hand (edit token; club: scorer), for the game's set:
     each tile's two values, confidence and corners, the total, and advice. Nothing is stored;
     record the hand with the round as usual."""
-    game = _game_for(game_id, edit=True)
+    game = game_for(game_id, edit=True)
     max_bytes = current_app.config["PHOTO_MAX_BYTES"]
     request.max_content_length = max_bytes + photo_service.FORM_ROOM
     try:
@@ -62,5 +62,5 @@ def read_photo(game_id: int) -> Response:
         data = upload.read() if upload is not None else b""
         reading = photo_service.read_hand(data, set_max=game.set_size, max_bytes=max_bytes)
     except photo_service.PhotoRefused as refusal:
-        raise _refusal(refusal.status, refusal.message) from None
+        raise refuse(refusal.status, refusal.message) from None
     return json_response(schemas.PhotoReading.model_validate(photo_service.answer(reading)))

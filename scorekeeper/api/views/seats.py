@@ -22,15 +22,15 @@ from scorekeeper.api.contract import (
     operation,
     read,
 )
-from scorekeeper.api.views.games import (
+from scorekeeper.api.views.common import (
     API_DEVICE,
     GAME,
     ApiError,
-    _expected_version,
-    _game_for,
-    _problems,
-    _stale,
-    _with_game,
+    as_problems,
+    expected_version,
+    game_for,
+    stale_refusal,
+    with_game,
 )
 from scorekeeper.services import games as game_service
 from scorekeeper.web import limits
@@ -82,9 +82,9 @@ def come_back(game_id: int) -> Response:
 
 
 def _seat_change(game_id: int, change: Callable[..., int]) -> Response:
-    found = _game_for(game_id, edit=True)
+    found = game_for(game_id, edit=True)
     wanted = read(schemas.SeatChange)
-    expected = _expected_version(found)
+    expected = expected_version(found)
     try:
         change(found, wanted.player, device=API_DEVICE, expected_version=expected)
     except core.RuleError as error:
@@ -92,7 +92,7 @@ def _seat_change(game_id: int, change: Callable[..., int]) -> Response:
             problem if problem.field else replace(problem, field="player")
             for problem in error.problems
         ]
-        raise ApiError(422, serialise.errors(_problems(problems))) from None
+        raise ApiError(422, serialise.errors(as_problems(problems))) from None
     except game_service.StaleGame:
-        raise _stale(game_id, precondition=expected is not None) from None
-    return _with_game(serialise.game(found), found)
+        raise stale_refusal(game_id, precondition=expected is not None) from None
+    return with_game(serialise.game(found), found)
