@@ -137,19 +137,73 @@ def test_no_module_is_longer_than_600_lines():
     assert long == {}
 
 
-# HTTP caching is decided in one place: every ETag comes from scorekeeper/web/etags.py (what a page
-# shows), and only it answers If-None-Match. compression.py only makes a tag weak.
-ETAG_SITES = {"scorekeeper/web/etags.py", "scorekeeper/web/compression.py"}
-ETAG_MARKS = ("set_etag(", "if_none_match", "make_conditional(", "add_etag(")
+# HTTP caching is decided in one place: every ETag comes from scorekeeper/web/etags.py (what an
+# answer shows, or a body's own bytes), and only it reads If-None-Match and If-Match, in a request
+# or in a WSGI environ before Flask. Anything else that sets, reads or names them is caught: the
+# calls and attributes, Flask's `send_file(etag=...)`, and the header names as string literals.
+ETAG_HOME = "scorekeeper/web/etags.py"
+ETAG_ATTRIBUTES = {
+    "set_etag",
+    "get_etag",
+    "add_etag",
+    "make_conditional",
+    "if_none_match",
+    "if_match",
+}
+ETAG_LITERALS = {"etag", "if-none-match", "if-match", "http_if_none_match", "http_if_match"}
+
+
+def etag_handling(source: str) -> list[str]:
+    """What in `source` sets, reads or names an ETag or its conditional headers."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in ETAG_ATTRIBUTES:
+            found.append(f"line {node.lineno}: .{node.attr}")
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) == "send_file"
+            and any(keyword.arg == "etag" for keyword in node.keywords)
+        ):
+            found.append(f"line {node.lineno}: send_file(etag=...)")
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value.strip().lower() in ETAG_LITERALS
+        ):
+            found.append(f"line {node.lineno}: {node.value!r}")
+    return found
 
 
 def test_every_etag_comes_from_the_one_helper():
     found = {
-        str(path.relative_to(PACKAGE.parent))
-        for path in PACKAGE.rglob("*.py")
-        if any(mark in path.read_text() for mark in ETAG_MARKS)
+        str(path.relative_to(PACKAGE.parent)): marks
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if (marks := etag_handling(path.read_text(encoding="utf-8")))
     }
-    assert found == ETAG_SITES
+    assert set(found) == {ETAG_HOME}
+
+
+@pytest.mark.parametrize(
+    ("source", "caught"),
+    [
+        ("response.set_etag(tag)\n", True),
+        ("if request.if_none_match.contains(tag): pass\n", True),
+        ("pinned = request.if_match\n", True),
+        ("etag, weak = response.get_etag()\n", True),
+        ("send_file(data, etag=digest)\n", True),
+        ("headers = {'ETag': f'\"{game.etag}\"'}\n", True),
+        ("asked = environ.get('HTTP_IF_NONE_MATCH')\n", True),
+        ("if 'If-Match' in request.headers: pass\n", True),
+        ("parameters = ('If-None-Match',)\n", True),
+        # Words about ETags, a game's version name and the helpers' own names are fine.
+        ('"""The ETag of the page: 304 while If-None-Match names it."""\n', False),
+        ("tag = game.etag\nresponse = conditional(etag_for(tag), render)\n", False),
+        ("raise ApiError(409, body, etag=tag)\n", False),
+        ("headers = [etag_header(tag)]\nfound = etag_in(headers)\n", False),
+    ],
+)
+def test_the_etag_check_sees_a_hand_made_etag(source, caught):
+    assert bool(etag_handling(source)) is caught
 
 
 # A module's `_name` is its own: a helper another module needs gets a public name, in a

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from flask import current_app
 
 from scorekeeper.web import limits
+from scorekeeper.web.etags import content_etag
 
 # Finished games, seasons and players keep their last charts; past this many files the least
 # recently written go (down to nine tenths, so that pruning is not paid on every store).
@@ -39,11 +40,6 @@ def digest(data: bytes | str, size: int) -> str:
     """A short hex fingerprint of `data` (`size` bytes of blake2b)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     return hashlib.blake2b(raw, digest_size=size).hexdigest()
-
-
-def etag_of(svg: bytes) -> str:
-    """A strong validator: a hash of the bytes themselves."""
-    return digest(svg, 12)
 
 
 def cache_dir() -> str:
@@ -85,7 +81,7 @@ class SvgCache:
                     self._store(folder, name, svg, replaces)
             finally:
                 stripe.release()
-        return svg, etag_of(svg)
+        return svg, content_etag(svg)
 
     def _store(self, folder: str, name: str, svg: bytes, replaces: Replaces | None) -> None:
         """Write atomically, then delete the replaced files and, past max_files, the oldest."""

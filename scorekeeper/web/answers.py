@@ -41,15 +41,15 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.http import quote_etag, unquote_etag
 
 from scorekeeper.forms import WRITE_KEYS, new_write_key
+from scorekeeper.models import etag_of
 from scorekeeper.services import games as game_service
 from scorekeeper.services.accounts import looks_personal
 from scorekeeper.web import devices
 from scorekeeper.web.compression import GZIP_HEADER, segment
 from scorekeeper.web.converters import IdConverter
-from scorekeeper.web.etags import CSRF_SLOT, etag_text, sent_back
+from scorekeeper.web.etags import CSRF_SLOT, environ_sent_back, etag_header, etag_in, etag_text
 from scorekeeper.web.polls import Poller, cookies_of
 
 Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -107,10 +107,7 @@ class Kept:
     @property
     def etag(self) -> str | None:
         """The answer's ETag, unquoted (compression makes it weak: the same entity)."""
-        for key, value in self.headers:
-            if key.lower() == "etag":
-                return unquote_etag(value)[0]
-        return None
+        return etag_in(self.headers)
 
     def body(self) -> bytes:
         """The answer's bytes, with new write keys in its slots."""
@@ -222,7 +219,7 @@ class Answers:
         if not route.endswith("chart"):
             # A page's forms: its CSRF token, signed from the session's once per slot.
             shown |= {"slot": int(time.time()) // CSRF_SLOT, "csrf": session.get(self.csrf_field)}
-        return etag_text(f"g{ref.id}v{ref.version}", shown)
+        return etag_text(etag_of(ref.id, ref.version), shown)
 
     def _api_name(self, environ: dict[str, Any], game_id: int, gzipped: bool) -> str | None:
         """The API's GET of a game with one of its own tokens (its JSON has no words)."""
@@ -238,7 +235,7 @@ class Answers:
             return None
         if looks_personal(token) or not game_service.opens(token, keys, edit=False):
             return None
-        return etag_text(f"g{keys.id}v{keys.version}", {"route": "api-game", "gzip": gzipped})
+        return etag_text(etag_of(keys.id, keys.version), {"route": "api-game", "gzip": gzipped})
 
 
 def answer_kept(app: Flask, wsgi: Wsgi) -> Wsgi:
@@ -252,12 +249,10 @@ def answer_kept(app: Flask, wsgi: Wsgi) -> Wsgi:
         if name is None:
             return wsgi(environ, start_response)
         if kept is not None:
-            asked_for = environ.get("HTTP_IF_NONE_MATCH")
             etag = kept.etag
-            if asked_for and etag:
-                if sent_back(asked_for, etag):
-                    start_response("304 NOT MODIFIED", [("ETag", quote_etag(etag)), *unchanged])
-                    return []
+            if etag and environ_sent_back(environ, etag):
+                start_response("304 NOT MODIFIED", [etag_header(etag), *unchanged])
+                return []
             body = kept.body()
             start_response(kept.status, [*kept.headers, ("Content-Length", str(len(body)))])
             return [body]

@@ -22,7 +22,7 @@ from itsdangerous import BadSignature
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header, quote_etag
+from werkzeug.http import parse_accept_header
 from werkzeug.sansio.http import parse_cookie
 
 from scorekeeper.extensions import db
@@ -31,7 +31,13 @@ from scorekeeper.models import etag_of
 from scorekeeper.services import games as game_service
 from scorekeeper.web import devices
 from scorekeeper.web.converters import IdConverter
-from scorekeeper.web.etags import REVALIDATE, etag_text, sent_back
+from scorekeeper.web.etags import (
+    REVALIDATE,
+    environ_asks,
+    environ_sent_back,
+    etag_header,
+    etag_text,
+)
 from scorekeeper.web.security import HEADERS, HSTS
 
 Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -104,9 +110,9 @@ class Poller:
             return None
         shown["language"] = self.language(cookies, environ.get("HTTP_ACCEPT_LANGUAGE"))
         etag = etag_text(etag_of(ref.id, ref.version), shown)
-        if not sent_back(environ.get("HTTP_IF_NONE_MATCH"), etag):
+        if not environ_sent_back(environ, etag):
             return None
-        return [("ETag", quote_etag(etag)), *self.headers]
+        return [etag_header(etag), *self.headers]
 
     def app_engine(self) -> Engine:
         """The app's database engine (made once by Flask-SQLAlchemy): a poll's one query runs
@@ -170,7 +176,7 @@ def answer_polls(app: Flask, wsgi: Wsgi) -> Wsgi:
     poller = Poller(app)
 
     def poll(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if environ.get("REQUEST_METHOD") == "GET" and environ.get("HTTP_IF_NONE_MATCH"):
+        if environ.get("REQUEST_METHOD") == "GET" and environ_asks(environ):
             headers = poller.unchanged(environ)
             if headers is not None:
                 start_response("304 NOT MODIFIED", headers)

@@ -25,7 +25,7 @@ from scorekeeper.models import Game, User
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
-from scorekeeper.web.etags import etag_for, tagged
+from scorekeeper.web.etags import IF_MATCH_HEADER, etag_for, if_match, tagged
 from scorekeeper.web.responses import json_response
 
 # The history shows changes made through the API as coming from "api" (devices.device_label).
@@ -48,12 +48,21 @@ _TOKEN = re.compile(r"[A-Za-z0-9._~+/-]{1,200}=*")
 
 
 class ApiError(Exception):
-    """Stop a request with a body (its answer model), a status and optional headers."""
+    """Stop a request with a body (its answer model), a status, optional headers and an
+    optional ETag (a refusal that carries the game as it is now names its version)."""
 
-    def __init__(self, status: int, body: BaseModel, headers: dict[str, str] | None = None):
+    def __init__(
+        self,
+        status: int,
+        body: BaseModel,
+        headers: dict[str, str] | None = None,
+        *,
+        etag: str | None = None,
+    ):
         self.status = status
         self.body = body
         self.headers = headers or {}
+        self.etag = etag
         super().__init__(status)
 
 
@@ -62,7 +71,7 @@ def _api_error(error: ApiError) -> Response:
     response = json_response(error.body, error.status)
     for name, value in error.headers.items():
         response.headers[name] = value
-    return response
+    return response if error.etag is None else tagged(response, error.etag)
 
 
 @bp.errorhandler(BadBody)
@@ -189,16 +198,16 @@ def stale_refusal(game_id: int, *, precondition: bool) -> ApiError:
     return ApiError(
         412 if precondition else 409,
         serialise.stale(_("The game changed since you read it: nothing was saved."), game),
-        {"ETag": f'"{game.etag}"'},
+        etag=etag_for(game.etag, language=False),
     )
 
 
 def expected_version(game: Game) -> int | None:
     """The version an If-Match header pins the save to (412 now if it is already stale)."""
-    if "If-Match" not in request.headers:
+    pinned = if_match(etag_for(game.etag, language=False))
+    if pinned is None:
         return None
-    # The version is the same whatever the encoding: a weak (compressed) ETag names it too.
-    if not request.if_match.contains_weak(game.etag):
+    if not pinned:
         raise stale_refusal(game.id, precondition=True)
     return game.version
 
@@ -245,7 +254,7 @@ TO_NEXT_ROUND = {
         "record_round",
         {"number": "$response.body#/next_round"},
         game_id="$response.body#/id",
-        **{"If-Match": ETAG},
+        **{IF_MATCH_HEADER: ETAG},
     )
 }
 
@@ -260,13 +269,13 @@ TO_ROUND = {
         "$request.body",
         game_id="$request.path.game_id",
         number="$response.body#/number",
-        **{"If-Match": ETAG},
+        **{IF_MATCH_HEADER: ETAG},
     ),
     "DeleteRound": openapi_link(
         "delete_round",
         game_id="$request.path.game_id",
         number="$response.body#/number",
-        **{"If-Match": ETAG},
+        **{IF_MATCH_HEADER: ETAG},
     ),
 }
 
@@ -277,7 +286,7 @@ TO_CHANGE = {
         target,
         game_id="$request.path.game_id",
         number="$response.body#/number",
-        **{"If-Match": ETAG},
+        **{IF_MATCH_HEADER: ETAG},
     )
     for name, target in (("EditRound", "edit_round"), ("DeleteRound", "delete_round"))
 }
@@ -289,6 +298,6 @@ TO_DELETE = {
         "delete_round",
         game_id="$request.path.game_id",
         number="$request.path.number",
-        **{"If-Match": ETAG},
+        **{IF_MATCH_HEADER: ETAG},
     )
 }

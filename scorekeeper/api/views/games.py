@@ -44,7 +44,7 @@ from scorekeeper.services import accounts as account_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.web import limits
-from scorekeeper.web.etags import conditional, etag_for, tagged
+from scorekeeper.web.etags import ETAG_HEADER, IF_NONE_MATCH_HEADER, conditional, etag_for, tagged
 from scorekeeper.web.responses import json_response, kept_text
 
 
@@ -66,7 +66,7 @@ def openapi() -> Response:
         201: Answer(
             "Created: keep the edit token to record scores.",
             (schemas.CreatedGame,),
-            ("ETag", "Location"),
+            (ETAG_HEADER, "Location"),
             TO_GAME,
         ),
         400: BAD_BODY,
@@ -139,16 +139,16 @@ def _club_creator() -> User:
         200: Answer(
             "The game.",
             (schemas.Game,),
-            ("ETag",),
+            (ETAG_HEADER,),
             TO_NEXT_ROUND,
         ),
-        304: Answer("Not changed since the ETag sent in If-None-Match.", headers=("ETag",)),
+        304: Answer("Not changed since the ETag sent in If-None-Match.", headers=(ETAG_HEADER,)),
         401: UNAUTHORIZED,
         403: FORBIDDEN,
         404: NOT_FOUND,
     },
     security=GAME_SECURITY,
-    parameters=("If-None-Match",),
+    parameters=(IF_NONE_MATCH_HEADER,),
 )
 def game(game_id: int) -> Response:
     """The game's players, options, rounds and standings (view or edit token; club: viewer)."""

@@ -42,13 +42,14 @@ from scorekeeper.api.views.common import (
 from scorekeeper.models import etag_of
 from scorekeeper.services import games as game_service
 from scorekeeper.web import limits
+from scorekeeper.web.etags import ETAG_HEADER, IF_MATCH_HEADER
 
 
 @bp.get(f"/games/{GAME}/rounds/{ROUND}")
 @operation(
     "Read one round, hand by hand",
     {
-        200: Answer("The round.", (schemas.Round,), ("ETag",), TO_CHANGE),
+        200: Answer("The round.", (schemas.Round,), (ETAG_HEADER,), TO_CHANGE),
         401: UNAUTHORIZED,
         403: FORBIDDEN,
         404: NOT_FOUND,
@@ -80,7 +81,7 @@ ROUND_WRITE = {
     "Record the next round",
     {
         201: Answer(
-            "Saved: the round, hand by hand.", (schemas.Round,), ("ETag", "Location"), TO_ROUND
+            "Saved: the round, hand by hand.", (schemas.Round,), (ETAG_HEADER, "Location"), TO_ROUND
         ),
         409: Answer(
             "Nothing was saved: the game changed meanwhile (no If-Match sent, or `number` is no "
@@ -92,7 +93,7 @@ ROUND_WRITE = {
     },
     body=schemas.RoundEntry,
     security=GAME_SECURITY,
-    parameters=("If-Match", "Idempotency-Key"),
+    parameters=(IF_MATCH_HEADER, "Idempotency-Key"),
 )
 @limits.round_writes
 def record_round(game_id: int) -> Response:
@@ -141,7 +142,7 @@ def record_round(game_id: int) -> Response:
     "Correct a recorded round",
     {
         200: Answer(
-            "Saved: the corrected round, hand by hand.", (schemas.Round,), ("ETag",), TO_DELETE
+            "Saved: the corrected round, hand by hand.", (schemas.Round,), (ETAG_HEADER,), TO_DELETE
         ),
         409: Answer(
             "Nothing was saved: the game changed meanwhile (no If-Match sent).", (schemas.Stale,)
@@ -150,7 +151,7 @@ def record_round(game_id: int) -> Response:
     },
     body=schemas.RoundEntry,
     security=GAME_SECURITY,
-    parameters=("If-Match",),
+    parameters=(IF_MATCH_HEADER,),
 )
 @limits.round_writes
 def edit_round(game_id: int, number: int) -> Response:
@@ -190,7 +191,7 @@ def edit_round(game_id: int, number: int) -> Response:
         200: Answer(
             "Deleted: the game as it is now.",
             (schemas.Game,),
-            ("ETag",),
+            (ETAG_HEADER,),
             {**TO_GAME, **TO_NEXT_ROUND},
         ),
         401: UNAUTHORIZED,
@@ -204,7 +205,7 @@ def edit_round(game_id: int, number: int) -> Response:
         412: STALE,
     },
     security=GAME_SECURITY,
-    parameters=("If-Match",),
+    parameters=(IF_MATCH_HEADER,),
 )
 @limits.round_writes
 def delete_round(game_id: int, number: int) -> Response:

@@ -34,9 +34,10 @@ from scorekeeper.api.views.common import (
 )
 from scorekeeper.services import games as game_service
 from scorekeeper.web import limits
+from scorekeeper.web.etags import ETAG_HEADER, IF_MATCH_HEADER
 
 SEAT_CHANGE = {
-    200: Answer("Done: the game as it is now.", (schemas.Game,), ("ETag",)),
+    200: Answer("Done: the game as it is now.", (schemas.Game,), (ETAG_HEADER,)),
     400: BAD_BODY,
     401: UNAUTHORIZED,
     403: FORBIDDEN,
@@ -56,7 +57,7 @@ SEAT_CHANGE = {
     SEAT_CHANGE,
     body=schemas.SeatChange,
     security=GAME_SECURITY,
-    parameters=("If-Match",),
+    parameters=(IF_MATCH_HEADER,),
 )
 @limits.round_writes
 def leave(game_id: int) -> Response:
@@ -72,7 +73,7 @@ def leave(game_id: int) -> Response:
     SEAT_CHANGE,
     body=schemas.SeatChange,
     security=GAME_SECURITY,
-    parameters=("If-Match",),
+    parameters=(IF_MATCH_HEADER,),
 )
 @limits.round_writes
 def come_back(game_id: int) -> Response:
