@@ -4,6 +4,7 @@ Shared access rules, forms and responses live outside them (scorekeeper.access, 
 """
 
 import ast
+import inspect
 from pathlib import Path
 
 import pytest
@@ -300,3 +301,18 @@ def test_the_check_sees_a_private_import(tmp_path, source, expected):
     sample = tmp_path / "sample.py"
     sample.write_text(source)
     assert private_imports(sample, "scorekeeper.api.views.sample") == expected
+
+
+def test_no_template_global_reads_the_database(app):
+    """A template global runs wherever a template calls it, unseen by the view: what a page needs
+    from the database its view reads and passes (the game page's "Move to a club" form).
+    One is left, on purpose for now: base.html's banner for a club owner when the server sends
+    no mail (infra/mail.py), on every page, where no one view could pass it."""
+    readers = {
+        name
+        for name, value in app.jinja_env.globals.items()
+        if callable(value)
+        and getattr(value, "__module__", "").startswith("scorekeeper")
+        and any(mark in inspect.getsource(value) for mark in ("services", "db.", "select("))
+    }
+    assert readers == {"mail_off_warning"}

@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 from flask import render_template
+from flask_login import current_user
 
-from scorekeeper.forms import new_write_key
+from scorekeeper.forms import MoveToClubForm, new_write_key
 from scorekeeper.games.forms import RoundForm, round_fields
 from scorekeeper.games.parts import hands_part, history_part, results_part
 from scorekeeper.games.presenters import error_links, sheet_heading, tile_values
 from scorekeeper.models import Game
+from scorekeeper.services.clubs import clubs_to_move_into
 from scorekeeper.services.games import Snapshot, snapshot_of
 from scorekeeper.web.devices import current_device
 
@@ -71,6 +73,7 @@ def render_game(
         history=history,
         history_part=history_part(snapshot, device) if history else "",
         hands_part=hands,
+        move=move_to_club_form(game) if editable else None,
         general=general or [],
         warnings=warnings or [],
         device=device,
@@ -96,3 +99,16 @@ def round_sheet(game: Game, form, setup, opener, engine, number=None, snapshot=N
         "tile_values": tile_values(game, engine) if form is not None else [],
         "error_links": error_links(form, players) if form is not None else [],
     }
+
+
+def move_to_club_form(game: Game) -> MoveToClubForm | None:
+    """The "Move to a club" form for a quick game, or None: only for a signed-in person who
+    scores in at least one club (the game page shows it to this game's scorers only)."""
+    if game.club_id is not None or not current_user.is_authenticated:
+        return None
+    clubs = clubs_to_move_into(current_user)
+    if not clubs:
+        return None
+    form = MoveToClubForm(formdata=None)
+    form.club_id.choices = [(club.id, club.name) for club in clubs]
+    return form
