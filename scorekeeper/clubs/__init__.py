@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("clubs", __name__)
 
-from scorekeeper.clubs import admin, importing, moving, views  # noqa: E402, F401  (routes register on bp)
+from scorekeeper.clubs import views  # noqa: E402, F401  (routes register on bp)

@@ -1,5 +1,5 @@
 """Club pages: my clubs, a club's page and settings, members and invites, the roster, club games,
-the public page (moving a quick game into a club: moving.py).
+the public page (moving a quick game into a club: views/moving.py).
 
 Views are thin: check who asks (access), read the form, call one service, flash, redirect.
 """
