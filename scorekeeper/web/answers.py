@@ -67,7 +67,7 @@ ROUTES = {
 # A chart's address in a page carries its version (?v=14) so that a browser asks again after a
 # round; the chart view reads nothing of it.
 CACHE_BUSTER = re.compile(r"v=[0-9]{1,10}")
-# The API's bearer token, as api/views.py reads it.
+# The API's bearer token, as api/views/common.py reads it.
 BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9._~+/-]{1,200}=*)")
 # What the address of a page is made of (absolute links, the share link's QR code), before and
 # after a trusted proxy's headers (security.py's ProxyFix runs inside this layer).

@@ -2,7 +2,7 @@
 page's live part every few seconds with the ETag it holds, and while the game is unchanged the
 answer is a 304 from one light query, with no request context, session, hooks or template.
 
-The ETag is the views' own (`etags.etag_text`, what `etag_for` makes in `games/views.py`'s
+The ETag is the views' own (`etags.etag_text`, what `etag_for` makes in `games/views/pages.py`'s
 `live` and `_share_page`): the game's version, the part, the reader's access and language.
 Whatever this layer cannot decide exactly as the views do goes on to Flask, which answers the
 same request the same way: a reader signed in (their account's language) or with a session this
