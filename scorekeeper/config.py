@@ -96,6 +96,13 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "MAIL_PASSWORD": None,
         "MAIL_DEFAULT_SENDER": "Scorekeeper <scorekeeper@localhost>",
         "MAIL_TIMEOUT": 10,
+        # Mails go out after the answer, from each process's outbox: at most this many wait;
+        # a send the server refuses is tried this many times, pausing 5, 10, 20 s between;
+        # a stopping process waits this long for the mails still in its outbox.
+        "MAIL_OUTBOX_SIZE": 200,
+        "MAIL_ATTEMPTS": 4,
+        "MAIL_RETRY_SECONDS": 5.0,
+        "MAIL_DRAIN_SECONDS": 10.0,
         # Mails asked for (password resets, confirmation links again) per client address, and
         # mails of one kind per email address (past that, the page answers the same but
         # nothing more goes to that address).
@@ -113,8 +120,18 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # Photos of hands read by the server (~0.1-0.2 s of one core each), per client; a table
         # photographs four to eight hands a round.
         "LIMIT_PHOTO_READS": "30 per minute; 300 per hour",
+        # Photo reads of one game (any client, any token), so one game's token shared among
+        # many addresses cannot take the photo workers from every other table.
+        "LIMIT_PHOTO_READS_PER_GAME": "20 per minute; 300 per hour",
         # The largest photo accepted (a full-size phone photo sent without the page's script).
         "PHOTO_MAX_BYTES": 15 * 1024 * 1024,
+        # Photos are read outside the request workers (scorekeeper/services/photo_lane.py):
+        # worker processes per app process (None: one per two cores, at least one); reads
+        # waiting or running at once on the machine, past which a photo is answered 503 with
+        # Retry-After (None: twice PHOTO_WORKERS); seconds a request waits for its read.
+        "PHOTO_WORKERS": None,
+        "PHOTO_QUEUE": None,
+        "PHOTO_WAIT": 20.0,
         # Werkzeug's password hashing; tests use a cheaper method to stay fast.
         "PASSWORD_HASH_METHOD": "scrypt",
     }

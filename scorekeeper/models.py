@@ -6,11 +6,12 @@ computed when the round was saved (kept so standings across games can be summed 
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 # Base is defined beside db in extensions.py so this module can import db without a cycle.
@@ -46,6 +47,11 @@ __all__ = [
 ]
 
 ROLES = ("viewer", "scorer", "owner")
+# The table arguments of a table whose ids links, caches or exports name: SQLite hands out an id
+# once, never again after its row is deleted (as PostgreSQL's sequences do). Migration 0013 made
+# these tables so; a later migration that rebuilds one passes them again (SQLite's reflection
+# does not read them back; tests/test_migrations.py checks).
+AUTOINCREMENT = {"sqlite_autoincrement": True}
 
 
 def utcnow() -> datetime:
@@ -63,20 +69,29 @@ class HouseRuleColumns:
     a game's chosen rules and a club's defaults."""
 
 
-for _rule in core.HOUSE_RULES:
-    setattr(
-        HouseRuleColumns,
-        _rule.name,
-        mapped_column(
-            Boolean if _rule.is_switch else Integer, nullable=False, default=_rule.default
-        ),
+def house_rule_column(rule: core.HouseRule) -> Column[Any]:
+    """The column of one house rule, as a table declares it and `flask db migrate` writes it:
+    not null, with its declared default on the server too (as text: '0' is false and zero in
+    SQLite and PostgreSQL alike), so the migration adding a new rule's column upgrades a
+    database that already holds games and clubs without a hand edit."""
+    return Column(
+        rule.name,
+        Boolean if rule.is_switch else Integer,
+        nullable=False,
+        default=rule.default,
+        server_default=str(int(rule.default)),
     )
+
+
+for _rule in core.HOUSE_RULES:
+    setattr(HouseRuleColumns, _rule.name, house_rule_column(_rule))
 
 
 class Game(HouseRuleColumns, Model):
     """One game at one table, with the options chosen when it was created."""
 
     __tablename__ = "games"
+    __table_args__ = AUTOINCREMENT
 
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -127,12 +142,20 @@ class Game(HouseRuleColumns, Model):
 
     @property
     def etag(self) -> str:
-        return etag_of(self.id, self.version)
+        return etag_of(self.id, self.version, self.view_token)
 
 
-def etag_of(game_id: int, version: int) -> str:
-    """The ETag of one version of a game (pages, API answers)."""
-    return f"g{game_id}v{version}"
+def game_key(view_token: str) -> str:
+    """What tells a game from every other game that had or will have its id (a deleted game's,
+    a recreated database's): a hash of its share token, which is random and never another
+    game's. Every cache key and ETag of a game carries it (the hash keeps the token out of
+    them: a club game's members never see its token)."""
+    return hashlib.blake2b(view_token.encode(), digest_size=6, person=b"game-key").hexdigest()
+
+
+def etag_of(game_id: int, version: int, view_token: str) -> str:
+    """The ETag of one version of a game (pages, API answers): its id, version and key."""
+    return f"g{game_id}v{version}-{game_key(view_token)}"
 
 
 class Player(Model):
@@ -283,6 +306,7 @@ class User(Model):
     """An account: a person who signs in (no account is needed for a quick game)."""
 
     __tablename__ = "users"
+    __table_args__ = AUTOINCREMENT
 
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)
@@ -318,6 +342,7 @@ class ApiToken(Model):
     """A personal API token; only its SHA-256 is stored, and it can be revoked."""
 
     __tablename__ = "api_tokens"
+    __table_args__ = AUTOINCREMENT
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
@@ -355,6 +380,7 @@ class Club(HouseRuleColumns, Model):
     """A club: its members, roster, games and default rules."""
 
     __tablename__ = "clubs"
+    __table_args__ = AUTOINCREMENT
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
@@ -400,6 +426,7 @@ class Invite(Model):
     """An invitation link to join a club with a role; it expires and can be revoked."""
 
     __tablename__ = "invites"
+    __table_args__ = AUTOINCREMENT
 
     id: Mapped[int] = mapped_column(primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
@@ -415,6 +442,7 @@ class RosterPlayer(Model):
     """A person on a club's roster: the same player from game to game."""
 
     __tablename__ = "roster_players"
+    __table_args__ = AUTOINCREMENT
 
     id: Mapped[int] = mapped_column(primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
@@ -437,6 +465,7 @@ class Season(Model):
     """A club's season: its dates, default rules and how its standings are computed."""
 
     __tablename__ = "seasons"
+    __table_args__ = AUTOINCREMENT
 
     id: Mapped[int] = mapped_column(primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
@@ -459,6 +488,7 @@ class ClubNight(Model):
     """A club night: several tables playing at once, each table a game."""
 
     __tablename__ = "club_nights"
+    __table_args__ = AUTOINCREMENT
 
     id: Mapped[int] = mapped_column(primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)

@@ -1,19 +1,22 @@
 """Helpers every area's tests share: a game's stored objects, how many games there are, a club
-import that returns the club, and the benchmark scripts (bench/ is not a package) as modules."""
+import that returns the club, a game's ETag, and the benchmark scripts (bench/ is not a package)
+as modules."""
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Club, Game, Round
+from scorekeeper.models import Club, Game, Round, etag_of
 from scorekeeper.services import importer
 
 BENCH_DIR = Path(__file__).resolve().parent.parent / "bench"
@@ -31,6 +34,12 @@ def load_game(game_id: int) -> Game | None:
             selectinload(Game.round_rows).selectinload(Round.penalties),
         )
     ).scalar_one_or_none()
+
+
+def game_etag(game: Mapping[str, Any], version: int) -> str:
+    """The ETag header the API sends with `version` of a quick game it made (`game`: the body
+    of its 201: the id and share token name the game)."""
+    return f'"{etag_of(game["id"], version, game["view_token"])}"'
 
 
 def count_games() -> int:

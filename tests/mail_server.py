@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import email
 import re
 import socket
@@ -39,13 +40,23 @@ class Received:
 
 
 class Mailbox:
-    """What the SMTP server received, in order; `wait_for` waits for a mail to an address."""
+    """What the SMTP server received, in order; `wait_for` waits for a mail to an address.
 
-    def __init__(self) -> None:
+    `delay`: seconds the server takes before it answers each mail (a slow server); `refuse`:
+    how many mails it first turns away with a temporary error (451), as a busy server does."""
+
+    def __init__(self, delay: float = 0.0, refuse: int = 0) -> None:
         self.mails: list[Received] = []
         self._lock = threading.Lock()
+        self.delay = delay
+        self.refuse = refuse
 
     async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802 (aiosmtpd's name)
+        await asyncio.sleep(self.delay)
+        with self._lock:
+            if self.refuse > 0:
+                self.refuse -= 1
+                return "451 Busy: try again later"
         message = email.message_from_bytes(envelope.content, policy=default)
         with self._lock:
             self.mails.append(Received(envelope.mail_from, list(envelope.rcpt_tos), message))
@@ -76,8 +87,8 @@ def free_port() -> int:
 class SmtpServer:
     """aiosmtpd in its own thread on 127.0.0.1; `config` points the app at it."""
 
-    def __init__(self) -> None:
-        self.mailbox = Mailbox()
+    def __init__(self, delay: float = 0.0, refuse: int = 0) -> None:
+        self.mailbox = Mailbox(delay, refuse)
         self.controller = Controller(self.mailbox, hostname="127.0.0.1", port=free_port())
 
     def start(self) -> SmtpServer:

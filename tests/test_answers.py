@@ -13,6 +13,7 @@ import zlib
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import text
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
@@ -233,3 +234,58 @@ def test_a_browser_asking_again_gets_the_views_304_before_flask(app, client, rea
         # An ETag of another version: the answer itself.
         other = client.get(url, headers={**GZIP, **headers, "If-None-Match": '"g1v1"'})
         assert other.status_code == 200 and other.get_data() == made.get_data()
+
+
+def _hand_out_again(app: Flask, game_id: int) -> None:
+    """Delete a game with all its rows, and hand its id out again: as SQLite did with the
+    newest game's before migration 0013, and as a database made again from nothing does."""
+    rounds = "SELECT id FROM rounds WHERE game_id = :id"
+    tables = ("rounds", "players", "changes", "device_games", "round_writes")
+    statements = [
+        f"DELETE FROM hands WHERE round_id IN ({rounds})",
+        f"DELETE FROM penalties WHERE round_id IN ({rounds})",
+        *(f"DELETE FROM {table} WHERE game_id = :id" for table in tables),
+        "DELETE FROM games WHERE id = :id",
+    ]
+    sequence = "SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'"
+    with app.app_context(), db.engine.begin() as connection:
+        for statement in statements:
+            connection.execute(text(statement), {"id": game_id})
+        if connection.execute(text(sequence)).first() is not None:
+            rewind = "UPDATE sqlite_sequence SET seq = :id - 1 WHERE name = 'games'"
+            connection.execute(text(rewind), {"id": game_id})
+
+
+def test_a_game_given_a_deleted_games_id_gets_nothing_kept_of_that_game(app, client):
+    """What was kept of a game (its page, charts, API JSON and live part, made once per
+    version, and the ETags browsers hold) is never sent for another game with its id and
+    version: each is named by the game's own key too."""
+    old_id, _view, old_token = _game(app, client)
+    api = {"Authorization": f"Bearer {old_token}"}
+    urls = ("", "/live", "/chart/race.svg")
+    old = {url: [client.get(f"/games/{old_id}{url}") for _ in range(2)][-1] for url in urls}
+    old_api = [client.get(f"/api/v1/games/{old_id}", headers=api) for _ in range(2)][-1]
+    with app.app_context():
+        old_version = db.session.get(Game, old_id).version
+    _hand_out_again(app, old_id)
+
+    game_id = start_game(client, players=["Jo", "Kim", "Lu"])
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 4, 2: 7}, out=0))
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert (game.id, game.version) == (old_id, old_version)
+        api = {"Authorization": f"Bearer {game.edit_token}"}
+    page = _text(client.get(f"/games/{game_id}"))
+    assert "Kim" in page and "Ana" not in page
+    answer = client.get(f"/api/v1/games/{game_id}", headers=api)
+    assert answer.get_json()["players"] == ["Jo", "Kim", "Lu"]
+    # A browser asking again with what it holds of the old game: the new game's answers.
+    held = {"If-None-Match": old_api.headers["ETag"]}
+    assert client.get(f"/api/v1/games/{game_id}", headers={**api, **held}).status_code == 200
+    for url in urls:
+        etag = old[url].headers.get("ETag")  # the page itself has none
+        again = client.get(
+            f"/games/{game_id}{url}", headers={"If-None-Match": etag} if etag else {}
+        )
+        assert again.status_code == 200, url
+        assert again.get_data() != old[url].get_data(), url

@@ -50,6 +50,19 @@ def _duplicated_key(doc: dict) -> str:
     return '{"format": "scorekeeper-club",\n' + export_json.dumps(doc)[1:]
 
 
+def _lone_surrogate(place: str, escape: str):
+    """The file with a lone surrogate (JSON's escape of half a UTF-16 pair, valid JSON text)
+    written where `place` stands: in a value ("NAME") or in a key ("KEY")."""
+
+    def apply(doc: dict) -> str:
+        doc["roster"][0]["display_name"] = "NAME"
+        if place == "KEY":
+            doc["club"]["KEY"] = 1
+        return export_json.dumps(doc).replace(f'"{place}"', f'"{escape}Ana"')
+
+    return apply
+
+
 HOSTILE = {
     "5000-digit number": (_huge_number, "a number of more than 20 digits"),
     "path as edit token": (
@@ -74,6 +87,14 @@ HOSTILE = {
         "club.name: '   ' is not a name (it cannot be empty)",
     ),
     "duplicated key": (_duplicated_key, "names 'format' twice in one object"),
+    "lone surrogate in a name": (
+        _lone_surrogate("NAME", "\\ud800"),
+        "roster[0].display_name: holds \\ud800, half of a character (a lone surrogate)",
+    ),
+    "lone surrogate in a key": (
+        _lone_surrogate("KEY", "\\udfff"),
+        "club: unknown field \\udfffAna",
+    ),
 }
 
 

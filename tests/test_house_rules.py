@@ -7,6 +7,7 @@ fails here, named."""
 from __future__ import annotations
 
 from html import unescape
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -192,3 +193,21 @@ def test_the_import_schema_has_every_rule():
         for rule in core.HOUSE_RULES:
             expected = {"type": "boolean"} if rule.is_switch else {"type": "integer"}
             assert expected.items() <= record["properties"][rule.name].items()
+
+
+def test_the_api_and_export_documents_name_every_rule():
+    """docs/api.md's `house_rules` row names each rule (a number with its bounds), and the
+    export format's club and game `rules` examples carry each: a rule added to the core and
+    left out of the documents fails here, named."""
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    api_row = next(
+        line
+        for line in (docs / "api.md").read_text().splitlines()
+        if line.startswith("| `house_rules`")
+    )
+    export = (docs / "export.md").read_text()
+    for rule in core.HOUSE_RULES:
+        assert f'"{rule.name}"' in api_row, rule.name
+        if not rule.is_switch:
+            assert f"`{rule.name}` {rule.words.low} to {rule.words.high:,}" in api_row, rule.name
+        assert export.count(f'"{rule.name}":') >= 2, rule.name

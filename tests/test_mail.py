@@ -1,15 +1,19 @@
-"""scorekeeper.infra.mail: with no mail server the app says so and writes each mail to the log; an
-unreachable server costs the visitor nothing but the mail; reset mails are limited per client
-and per address."""
+"""scorekeeper.infra.mail: with no mail server the app says so and writes each mail to the log;
+mails go out after the answer, so a slow or unreachable server costs the visitor nothing and
+tells nobody who has an account; a refused mail is tried again, a lost one logged; reset mails
+are limited per client and per address."""
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Iterator
 
 import pytest
-from mail_server import free_port
+from mail_server import SmtpServer, free_port
 
 from scorekeeper import create_app
+from scorekeeper.infra import mail as mail_module  # noqa
 
 ME, OTHER = "203.0.113.7", "198.51.100.9"
 
@@ -36,19 +40,111 @@ def test_without_a_mail_server_the_app_says_so_and_logs_each_mail(
     assert "[redacted]" not in caplog.text
 
 
+# Quick retries for the tests (the defaults pause 5, 10, 20 s).
+RETRIES = {"MAIL_ATTEMPTS": 3, "MAIL_RETRY_SECONDS": 0.05}
+
+
+@pytest.fixture
+def own_server() -> Iterator[list[SmtpServer]]:
+    """own_server(delay=..., refuse=...) starts an SMTP server of this test's own."""
+    servers: list[SmtpServer] = []
+
+    def start(**options: float) -> SmtpServer:
+        servers.append(SmtpServer(**options).start())  # type: ignore[arg-type]
+        return servers[-1]
+
+    yield start  # type: ignore[misc]
+    for server in servers:
+        server.stop()
+
+
 def test_an_unreachable_mail_server_is_logged_and_the_answer_stays_the_same(
     app_config, user_factory, caplog
 ):
-    app = create_app({**app_config, "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": free_port()})
+    app = create_app(
+        {**app_config, **RETRIES, "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": free_port()}
+    )
     client = app.test_client()
     user_factory("Ana", "ana@example.com")
-    with caplog.at_level(logging.ERROR):
+    with caplog.at_level(logging.WARNING):
         answer = client.post(
             "/forgot-password", data={"email": "ana@example.com"}, follow_redirects=True
         )
-    assert answer.status_code == 200
-    assert "a link to choose a new password is on its way" in answer.get_data(as_text=True)
-    assert "Could not send the reset_password mail" in caplog.text
+        assert answer.status_code == 200
+        assert "a link to choose a new password is on its way" in answer.get_data(as_text=True)
+        assert mail_module.outbox(app).wait(10)
+    assert "Could not send the reset_password mail (attempt 1 of 3" in caplog.text
+    assert "Could not send the reset_password mail (3 attempts, the last:" in caplog.text
+    assert "given up" in caplog.text
+
+
+def answer_time(client, email: str) -> float:
+    started = time.perf_counter()
+    answer = client.post("/forgot-password", data={"email": email})
+    elapsed = time.perf_counter() - started
+    assert answer.status_code == 302 and answer.headers["Location"] == "/sign-in"
+    return elapsed
+
+
+def test_a_slow_mail_server_delays_no_answer_and_tells_nobody_who_has_an_account(
+    app_config, user_factory, own_server
+):
+    """With a server that takes 2 s to take a mail, "Forgot your password?" answers an address
+    with an account as quickly as one without (on main: 2 s against a few ms), and the mail
+    still arrives."""
+    server = own_server(delay=2.0)
+    app = create_app({**app_config, **server.config})
+    user_factory("Ana", "ana@example.com")
+    client = app.test_client()
+    assert client.get("/forgot-password").status_code == 200  # the page's first render
+    known = answer_time(client, "ana@example.com")
+    unknown = answer_time(client, "nobody@example.com")
+    assert known < 1.0 and unknown < 1.0, (known, unknown)
+    mail = server.mailbox.wait_for("ana@example.com")
+    assert mail.subject == "Reset your Scorekeeper password"
+    assert "/reset-password/" in mail.body
+    assert mail_module.outbox(app).wait(10)
+    assert server.mailbox.to("nobody@example.com") == []
+
+
+def test_a_mail_the_server_turns_away_is_tried_again_and_arrives(
+    app_config, user_factory, own_server, caplog
+):
+    server = own_server(refuse=2)  # "451 Busy" twice, then it takes the mail
+    app = create_app({**app_config, **server.config, **RETRIES})
+    user_factory("Ana", "ana@example.com")
+    with caplog.at_level(logging.WARNING):
+        answer = app.test_client().post("/forgot-password", data={"email": "ana@example.com"})
+        assert answer.status_code == 302
+        mail = server.mailbox.wait_for("ana@example.com")
+        assert mail_module.outbox(app).wait(10)
+    assert "/reset-password/" in mail.body
+    assert len(server.mailbox.to("ana@example.com")) == 1
+    assert "(attempt 1 of 3: (451" in caplog.text and "(attempt 2 of 3: (451" in caplog.text
+    assert "given up" not in caplog.text
+
+
+def test_a_full_outbox_refuses_a_mail_and_says_so(
+    app_config, user_factory, sign_in, own_server, caplog
+):
+    """Past MAIL_OUTBOX_SIZE mails waiting, a mail is refused: logged, and the page that can
+    say so (sending the confirmation link again) says it was not sent."""
+    server = own_server(delay=1.0)
+    app = create_app({**app_config, **server.config, "MAIL_OUTBOX_SIZE": 1})
+    user_factory("Ana", "ana@example.com")
+    ben = user_factory("Ben", "ben@example.com", verified=False)
+    client = app.test_client()
+    assert client.post("/forgot-password", data={"email": "ana@example.com"}).status_code == 302
+    sign_in(client, ben.email, ben.password)
+    with caplog.at_level(logging.ERROR):
+        answer = client.post("/account/verify-email", follow_redirects=True)
+    assert "The link could not be sent just now. Try again in a while." in answer.get_data(
+        as_text=True
+    )
+    assert "Could not send the verify_email mail: the outbox is full" in caplog.text
+    server.mailbox.wait_for("ana@example.com")
+    assert mail_module.outbox(app).wait(10)
+    assert server.mailbox.to("ben@example.com") == []
 
 
 @pytest.fixture

@@ -158,3 +158,116 @@ def test_0005_dates_games_by_their_night_and_finds_the_games_moved_by_hand(tmp_p
         assert (moved.played_on, moved.played_at) == (date(2026, 11, 23), typed)
         assert (night_game.season_by_hand, moved.season_by_hand) == (False, True)
         assert db.session.get(Player, 1).zero_rounds == 1
+
+
+def test_a_new_house_rule_migrates_as_flask_db_migrate_writes_it(tmp_path):
+    """Adding a house rule is one field in core/house.py and the migration `flask db migrate`
+    writes for it, unedited: that migration must upgrade a database that already holds games
+    and clubs (a not-null column needs its default on the server)."""
+    import sqlalchemy
+    from alembic.autogenerate import produce_migrations, render_python_code
+    from alembic.migration import MigrationContext
+    from alembic.operations import Operations
+
+    from scorekeeper.models import house_rule_column
+    from tests.clubs.helpers import make_club, make_user
+
+    app = make_app(tmp_path / "rows.sqlite")
+    with app.app_context():
+        flask_migrate.upgrade()
+        make_club(app, make_user(app, "Olive Owner"))
+        game = game_service.create_game(["Ana", "Ben"], core.GameRules(rounds=2))
+        game_id = game.id
+        new_rules = [
+            core.HouseRule("draw_penalty", bool, False, core.house.Words("Draw", "A draw.")),
+            core.HouseRule("late_points", int, 0, core.house.Words("Late", "Late.", 0, 50)),
+        ]
+        declared = sqlalchemy.MetaData()
+        for table in db.metadata.sorted_tables:
+            copy = table.to_metadata(declared)
+            if table.name in ("games", "clubs"):
+                for rule in new_rules:
+                    copy.append_column(house_rule_column(rule))
+        with db.engine.begin() as connection:
+            options = {"target_metadata": declared, **app.extensions["migrate"].configure_args}
+            context = MigrationContext.configure(connection, opts=options)
+            script = produce_migrations(context, declared)
+            written = render_python_code(script.upgrade_ops)
+            assert written.count("add_column") == 4, written
+            exec(written.replace("\n    ", "\n"), {"op": Operations(context), "sa": sqlalchemy})
+        with db.engine.connect() as connection:
+            assert connection.execute(
+                text("SELECT draw_penalty, late_points FROM games WHERE id = :id"), {"id": game_id}
+            ).one() == (0, 0)
+            club_rows = connection.execute(text("SELECT draw_penalty FROM clubs")).all()
+        assert club_rows and all(row == (0,) for row in club_rows)
+
+
+def _filler(column, counter):
+    """A value a NOT NULL column takes (unique where it must be), for rows made by hand."""
+    from datetime import date, datetime
+
+    kind = column.type.python_type
+    if kind is bool:
+        return False
+    if kind in (int, float):
+        return 0
+    if kind is datetime:
+        return datetime(2026, 11, 27, 12, 0)
+    if kind is date:
+        return date(2026, 11, 27)
+    return f"x{next(counter)}"
+
+
+def test_ids_named_by_links_and_caches_are_never_handed_out_twice(tmp_path):
+    """Rows made before 0013 keep their ids; after it, deleting the newest row of a table whose
+    ids links, caches or exports name (a game, a club, a night...) does not hand its id to the
+    next row, as SQLite did before. The tables are those whose models say so, and no other."""
+    import itertools
+
+    import sqlalchemy as sa
+
+    app = make_app(tmp_path / "0012.sqlite")
+    counter = itertools.count()
+    with app.app_context():
+        flask_migrate.upgrade(revision="0012_rate_limit_counts")
+        declared = {
+            table.name
+            for table in db.metadata.sorted_tables
+            if table.dialect_options["sqlite"]["autoincrement"]
+        }
+        assert {"games", "clubs", "club_nights", "seasons", "roster_players", "users"} <= declared
+        meta = sa.MetaData()
+        meta.reflect(db.engine)
+
+        def insert(connection, name, **values):
+            table = meta.tables[name]
+            row = {
+                c.name: _filler(c, counter)
+                for c in table.columns
+                if not c.nullable and not c.primary_key and c.name not in values
+            }
+            return connection.execute(table.insert().values(**row, **values)).inserted_primary_key
+
+        with db.engine.begin() as connection:
+            for name in declared:
+                insert(connection, name, id=1)
+                insert(connection, name, id=2)
+        flask_migrate.upgrade()
+
+        with db.engine.begin() as connection:
+            schemas = dict(connection.execute(text("SELECT name, sql FROM sqlite_master")).all())
+            for name in meta.tables:
+                assert ("AUTOINCREMENT" in schemas[name]) == (name in declared), name
+            for name in declared:
+                table = meta.tables[name]
+                assert connection.execute(sa.select(table.c.id)).scalars().all() == [1, 2]
+                connection.execute(table.delete().where(table.c.id == 2))
+                assert insert(connection, name) == (3,), name
+        # The app's own games: the newest deleted, the next one made gets a new id.
+        newest = game_service.create_game(["Ana", "Ben"], core.GameRules())
+        assert newest.id == 4
+        db.session.delete(newest)
+        db.session.commit()
+        assert game_service.create_game(["Jo", "Kim"], core.GameRules()).id == 5
+        db.engine.dispose()

@@ -288,7 +288,7 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "description": "The ETag you read (or several, comma-separated, or *): if the game "
         "changed since, nothing is saved and the answer is 412.",
         "schema": {"type": "string"},
-        "example": '"g1v1"',
+        "example": '"g1v1-3b8e41c07d2a"',
     },
     "Idempotency-Key": {
         "name": "Idempotency-Key",
@@ -306,7 +306,7 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "required": False,
         "description": "The ETag you have: 304 if the game has not changed since.",
         "schema": {"type": "string"},
-        "example": '"g1v1"',
+        "example": '"g1v1-3b8e41c07d2a"',
     },
 }
 SECURITY_SCHEMES = {

@@ -42,7 +42,7 @@ NORMAL = 12
 TITLE = 13
 # Bumped whenever the look changes (sizes, colours, layout): it is part of every chart's cache
 # file name, so a phone never gets a file drawn in the old style.
-STYLE = 3
+STYLE = 4
 # Okabe-Ito colours (told apart with the common colour blindnesses) and Tol's wine: 8 players
 # get 8 colours; beyond that the line style shifts, so no two of 14 share colour and style.
 # Every player also has a marker of their own: the lines read in grey print.
@@ -103,6 +103,15 @@ def _set_round_ticks(ax: Axes, rounds: Sequence[str], room: int) -> None:
     positions = list(range(0, len(rounds), step))
     ax.set_xticks(positions, labels=[rounds[i] for i in positions])
     ax.set_xlim(-0.6, max(len(rounds), 1) - 0.4)
+
+
+def _set_day_ticks(ax: Axes, days: Sequence[str], room: int) -> None:
+    """An axis of games named by their day: each day is labelled once, at its first game (three
+    games of one evening are one date, not the same date three times), at most `room` labels."""
+    firsts = [i for i, day in enumerate(days) if i == 0 or days[i - 1] != day]
+    shown = firsts[:: _tick_step(len(firsts), room)]
+    ax.set_xticks(shown, labels=[days[i] for i in shown])
+    ax.set_xlim(-0.6, max(len(days), 1) - 0.4)
 
 
 def _plain(text: str) -> str:
@@ -489,7 +498,7 @@ def rating_chart(
         linewidth=1.8,
         clip_on=False,
     )
-    _set_round_ticks(ax, [_short(label, 9) for label in labels], room=3)
+    _set_day_ticks(ax, [_short(label, 9) for label in labels], room=3)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
     low, high = min([newcomer, *ratings]), max([newcomer, *ratings])
     pad = max(10.0, 0.08 * (high - low))

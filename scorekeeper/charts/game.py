@@ -10,9 +10,9 @@ import re
 
 from scorekeeper import core
 from scorekeeper.charts import draw
-from scorekeeper.charts.cache import CACHE, digest
+from scorekeeper.charts.cache import CACHE
 from scorekeeper.charts.text import ChartText, chart_text, locale
-from scorekeeper.models import Game
+from scorekeeper.models import Game, game_key
 from scorekeeper.services.games import GameRef, snapshot_of
 
 KINDS = ("race", "rounds")
@@ -21,12 +21,11 @@ KINDS = ("race", "rounds")
 def file_name(game: Game | GameRef, kind: str, text: ChartText) -> str:
     """The cache file of one chart: game, kind, version, language, wording and drawing style.
 
-    A hash of the share token tells apart games that share an id (a recreated or a test
-    database): a cached chart can never be another game's.
+    The game's key (models.game_key) tells apart games that had the same id (a deleted game's,
+    a recreated or a test database): a cached chart can never be another game's.
     """
-    game_key = digest(game.view_token, 4)
     words = f"{locale()}-{text.digest}-s{draw.STYLE}"
-    return f"g{game.id}-{kind}-v{game.version}-{game_key}-{words}.svg"
+    return f"g{game.id}-{kind}-v{game.version}-{game_key(game.view_token)}-{words}.svg"
 
 
 def render(game: Game | GameRef, kind: str, text: ChartText) -> bytes:

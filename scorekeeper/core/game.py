@@ -65,7 +65,7 @@ def game_state(
         left_after=dict(game.left_after),
     )
     team_lines = standings(team_scores(game, results)) if game.teams else []
-    present = game.present
+    present = game.present_in(played + 1)
     next_opener: str | None
     if game.is_draw:
         reached = [line for line in player_lines if line.total >= game.rules.target]
@@ -75,7 +75,8 @@ def game_state(
     else:
         finished = ended_early or played >= len(schedule)
         next_engine = None if finished else schedule[played]
-        next_opener = None if finished else seat_opener(game.players, played + 1, game.away)
+        away = game.away_in(played + 1)
+        next_opener = None if finished else seat_opener(game.players, played + 1, away)
     if not (finished and played):
         top: tuple[str, ...] = ()  # nobody wins a game that ended before its first round
     elif team_lines and not game.is_draw:

@@ -22,17 +22,18 @@ def check_round(game: GameSetup, round_number: int, entry: RoundEntry) -> RoundC
     """Check and score a round (RULES.md section 8) as the players still at the table played
     it; the players who have left get their missed hand (section 11). Whatever the entry says
     for a player who has left is not read: their score follows from the others'."""
-    if not game.left_after:
+    away = game.away_in(round_number)
+    if not away:
         return check_present(game, round_number, entry)
-    present = game.present
+    present = game.present_in(round_number)
     if len(present) < 2:
         return RoundCheck(errors=(only_one_left(present),))
     table = GameSetup(present, game.rules, game.teams)
-    hands = {name: hand for name, hand in entry.hands.items() if name not in game.away}
+    hands = {name: hand for name, hand in entry.hands.items() if name not in away}
     check = check_present(table, round_number, replace(entry, hands=hands))
     if check.result is None:
         return check
-    return replace(check, result=with_missed(game, check.result, game.away))
+    return replace(check, result=with_missed(game, check.result, away))
 
 
 def missed_score(result: RoundResult, draw: bool) -> int:

@@ -125,6 +125,16 @@ class GameSetup:
         """The players who have left the game (and not come back)."""
         return frozenset(name for name, _ in self.left_after)
 
+    def away_in(self, round_number: int) -> frozenset[str]:
+        """The players who have left before round `round_number`. A leave stays after the round
+        it followed: if that round is deleted and entered again, the leaver plays it."""
+        return frozenset(name for name, after in self.left_after if after < round_number)
+
+    def present_in(self, round_number: int) -> tuple[str, ...]:
+        """The players at the table for round `round_number`, in seating order."""
+        away = self.away_in(round_number)
+        return tuple(name for name in self.players if name not in away)
+
     @property
     def present(self) -> tuple[str, ...]:
         """The players still at the table, in seating order."""

@@ -49,7 +49,8 @@ def hands_part(game: Game, snapshot: Snapshot, form: Any) -> Markup | None:
         tiles = tile_values(game, state.next_engine)
         setup = snapshot.setup
         opener, points = state.next_opener, setup.rules.house_rules.open_train_points
-        return str(fields(form, setup.players, opener, tiles, points, setup.away, one_grid=True))
+        away = setup.away_in(state.rounds_played + 1)
+        return str(fields(form, setup.players, opener, tiles, points, away, one_grid=True))
 
     etag = etag_for(snapshot.etag, part="hands")
     return Markup(kept_text(snapshot, etag, render))

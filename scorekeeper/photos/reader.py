@@ -93,6 +93,15 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     return reading
 
 
+def load_models() -> None:
+    """Load both networks now rather than on the first photo (a photo worker does so as it
+    starts, so no reader waits for it)."""
+    from . import boxnet
+
+    net.session(net.MODEL)
+    net.session(boxnet.MODEL)
+
+
 def advice(img: NDArray[np.uint8], found: list[segment.Found]) -> list[str]:
     """What is wrong with the photo, if anything (codes of ADVICE)."""
     h, w = img.shape[:2]

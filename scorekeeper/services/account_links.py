@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.extensions import db
 from scorekeeper.models import User, utcnow
 from scorekeeper.services import accounts as account_service
+from scorekeeper.services.unit import unit_of_work
 
 RESET_LIFETIME = timedelta(hours=1)
 VERIFY_LIFETIME = timedelta(days=7)
@@ -129,8 +130,8 @@ def verify_email(token: str) -> User:
     verify_email_user does."""
     user = verify_email_user(token)
     if user.email_verified_at is None:
-        user.email_verified_at = utcnow()
-        db.session.commit()
+        with unit_of_work():
+            user.email_verified_at = utcnow()
     return user
 
 
@@ -145,11 +146,10 @@ def change_email(user: User, password: str, new_email: str, address: str | None)
     taken = db.session.execute(select(User.id).where(User.email == new_email)).first()
     if taken is not None:
         raise account_service.EmailTaken(new_email)
-    user.email = new_email
-    user.email_verified_at = None
     try:
-        db.session.commit()
+        with unit_of_work():
+            user.email = new_email
+            user.email_verified_at = None
     except IntegrityError:  # the same address taken at the same moment: the unique index decides
-        db.session.rollback()
         raise account_service.EmailTaken(new_email) from None
     return True

@@ -5,11 +5,14 @@ only as their SHA-256, so a copy of the database opens no account. Every public 
 writes commits.
 
 Sign-in throttling never locks an account out: limits that refuse are per (account, address)
-pair, so typos or a guesser at one address hold back only that account there; an address
-that fails on many accounts may try no new ones for a while. Failures for one account from
-every address only space its attempts out, by a delay that grows with each failure and never
-exceeds a minute, and a browser the account signed in on before skips even that (its
-known-device mark). Addresses are what the trusted-proxy setting makes of X-Forwarded-For.
+pair, so typos or a guesser at one address hold back only that account there (a known browser
+counts as a pair of its own there). An address that
+fails on many accounts is slowed, not shut: a browser new to the account it tries waits a
+while after the address's last failure (at most a minute), and a browser the account signed
+in on before (its known-device mark) does not wait at all, so one guesser on a club's Wi-Fi
+keeps no member out. Failures for one account from every address only space its attempts out,
+by a delay that grows with each failure and never exceeds a minute, and a known browser skips
+that too. Addresses are what the trusted-proxy setting makes of X-Forwarded-For.
 """
 
 from __future__ import annotations
@@ -29,13 +32,18 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, SignInAttempt, User, UserSession, utcnow
+from scorekeeper.services.unit import unit_of_work
 
 # Sign-in attempts. Refusals (before the password is even looked at) are per pair: at most
 # this many failures of one account from one address within the window.
 WINDOW = timedelta(minutes=15)
 MAX_FAILURES_PER_PAIR = 5
-# One address failing on this many accounts within WINDOW may try no other account then.
+# One address failing on this many accounts within WINDOW is slowed for browsers new to the
+# account they try: each try of another account waits 15, 30, 60 seconds after the address's
+# last failure, never more than MAX_ADDRESS_DELAY (a guesser's neighbours wait, never long).
 MAX_ACCOUNTS_PER_ADDRESS = 10
+ADDRESS_DELAY_STEP = timedelta(seconds=15)
+MAX_ADDRESS_DELAY = timedelta(minutes=1)
 # One account's failures from every address within the hour: the first ones are free, then
 # each attempt waits 1, 2, 4... seconds after the last failure, at most MAX_ACCOUNT_DELAY.
 ACCOUNT_WINDOW = timedelta(hours=1)
@@ -51,6 +59,8 @@ TOKEN_LENGTH = 46
 LAST_USED_EVERY = timedelta(minutes=1)
 EMAIL_MAX = 254
 ADDRESS_MAX = 64
+# Failures of a browser the account signed in on before are kept under its address so marked.
+KNOWN_MARK = "known "
 PASSWORD_MIN = 10
 # Long passphrases are welcome; megabytes of "password" only cost hashing time.
 PASSWORD_MAX = 500
@@ -128,13 +138,14 @@ def start_session(user: User) -> str:
     the session and remember-me cookies: 'id:session_version:random key' (only the key's
     SHA-256 is stored). Expired sessions of the account are pruned on the way."""
     key = secrets.token_urlsafe(32)
-    db.session.execute(
-        delete(UserSession).where(
-            UserSession.user_id == user.id, UserSession.created_at < utcnow() - SESSION_LIFETIME
+    with unit_of_work():
+        db.session.execute(
+            delete(UserSession).where(
+                UserSession.user_id == user.id,
+                UserSession.created_at < utcnow() - SESSION_LIFETIME,
+            )
         )
-    )
-    db.session.add(UserSession(user_id=user.id, key_hash=token_hash(key)))
-    db.session.commit()
+        db.session.add(UserSession(user_id=user.id, key_hash=token_hash(key)))
     return f"{user.id}:{user.session_version}:{key}"
 
 
@@ -142,8 +153,8 @@ def end_session(session_id: str | None) -> None:
     """End one session (signing out): its cookies, and any copy of them, stop working."""
     _user_id, _version, key = _parse_session_id(session_id or "")
     if key:
-        db.session.execute(delete(UserSession).where(UserSession.key_hash == token_hash(key)))
-        db.session.commit()
+        with unit_of_work():
+            db.session.execute(delete(UserSession).where(UserSession.key_hash == token_hash(key)))
 
 
 def _end_all_sessions(user: User) -> None:
@@ -152,10 +163,10 @@ def _end_all_sessions(user: User) -> None:
     user.session_version += 1
 
 
+@unit_of_work()
 def end_all_sessions(user: User) -> None:
     """Sign the account out everywhere: every browser's session ends (API tokens stay)."""
     _end_all_sessions(user)
-    db.session.commit()
 
 
 def normalise_email(email: str) -> str:
@@ -183,11 +194,10 @@ def create_user(name: str, email: str, password: str) -> User:
     if db.session.execute(select(User.id).where(User.email == email)).first() is not None:
         raise EmailTaken(email)
     user = User(name=name.strip(), email=email, password_hash=hashed)
-    db.session.add(user)
     try:
-        db.session.commit()
+        with unit_of_work():
+            db.session.add(user)
     except IntegrityError:  # signed up twice at once: the unique index decides
-        db.session.rollback()
         raise EmailTaken(email) from None
     return user
 
@@ -212,28 +222,41 @@ def account_delay(failures: int) -> timedelta:
     return min(MAX_ACCOUNT_DELAY, timedelta(seconds=2 ** min(extra, 16)))
 
 
+def address_delay(accounts: int) -> timedelta:
+    """How long after an address's last failure a new browser there may try another account,
+    once the address failed on `accounts` accounts within WINDOW: nothing below
+    MAX_ACCOUNTS_PER_ADDRESS, then 15, 30, 60 seconds, never more than MAX_ADDRESS_DELAY."""
+    extra = accounts - MAX_ACCOUNTS_PER_ADDRESS
+    if extra < 0:
+        return timedelta(0)
+    step: timedelta = ADDRESS_DELAY_STEP * 2 ** min(extra, 16)
+    return min(MAX_ADDRESS_DELAY, step)
+
+
 def _throttle(email: str, address: str | None, known: bool = False) -> tuple[str, str]:
     """Prune old attempts; TooManyAttempts if this (email, address) pair used up its failures,
-    if the address failed on too many other accounts, or (unless `known`: this browser signed
-    in to the account before) while the account's growing delay runs. Returns the email and
-    address as stored."""
+    or, unless `known` (this browser signed in to the account before), while the address's
+    delay (it failed on many accounts) or the account's growing delay runs. Returns the email
+    and address as stored."""
     email = email[:EMAIL_MAX]
     address = (address or "unknown")[:ADDRESS_MAX]
     now = utcnow()
-    db.session.execute(delete(SignInAttempt).where(SignInAttempt.at < now - max_window()))
+    with unit_of_work(alone=True):  # the pruning stays, whether the attempt is refused or not
+        db.session.execute(delete(SignInAttempt).where(SignInAttempt.at < now - max_window()))
     count, oldest = _failures(
         now - WINDOW, SignInAttempt.email == email, SignInAttempt.address == address
     )
     if count >= MAX_FAILURES_PER_PAIR:
         _refuse(email, (oldest or now) + WINDOW - now)
-    if count == 0:
-        accounts, oldest = db.session.execute(
-            select(func.count(SignInAttempt.email.distinct()), func.min(SignInAttempt.at)).where(
+    if count == 0 and not known:
+        accounts, last = db.session.execute(
+            select(func.count(SignInAttempt.email.distinct()), func.max(SignInAttempt.at)).where(
                 SignInAttempt.at >= now - WINDOW, SignInAttempt.address == address
             )
         ).one()
-        if accounts >= MAX_ACCOUNTS_PER_ADDRESS:
-            _refuse(email, (oldest or now) + WINDOW - now)
+        wait = (last or now) + address_delay(accounts) - now
+        if wait > timedelta(0):
+            _refuse(email, wait)
     if not known:
         failures, last = db.session.execute(
             select(func.count(SignInAttempt.id), func.max(SignInAttempt.at)).where(
@@ -247,7 +270,6 @@ def _throttle(email: str, address: str | None, known: bool = False) -> tuple[str
 
 
 def _refuse(email: str, wait: timedelta) -> NoReturn:
-    db.session.commit()  # the pruning
     raise TooManyAttempts(email, wait)
 
 
@@ -257,21 +279,27 @@ def max_window() -> timedelta:
 
 
 def _record_failure(email: str, address: str) -> None:
-    db.session.add(SignInAttempt(email=email, address=address, at=utcnow()))
-    db.session.commit()
+    """Count a failure at once, in a unit of its own: the sign-in then fails, and a unit
+    around it would take the count back (so the failure may not run inside another unit)."""
+    with unit_of_work(alone=True):
+        db.session.add(SignInAttempt(email=email, address=address, at=utcnow()))
 
 
 def authenticate(
     email: str, password: str, address: str | None, known_user: int | None = None
 ) -> User:
     """The account these credentials open. Raises TooManyAttempts (before looking at the
-    password) when this email from this address used up its failures, this address failed on
-    too many accounts, or the account's growing delay runs (skipped when `known_user` is its
-    id: the browser's known-device mark), else BadCredentials on a mismatch, which is recorded
-    as a failure."""
+    password) when this email from this address used up its failures, or while the delay of an
+    address that failed on many accounts or the account's growing delay runs (both skipped when
+    `known_user` is its id: the browser's known-device mark), else BadCredentials on a
+    mismatch, which is recorded as a failure."""
     email = normalise_email(email)
     user = db.session.execute(select(User).where(User.email == email)).scalar_one_or_none()
     known = user is not None and known_user == user.id
+    if known:
+        # A known browser's failures count apart from everyone else's at its address: a
+        # neighbour's guesses at the account do not hold it back, its own still do.
+        address = f"{KNOWN_MARK}{address or 'unknown'}"
     email, address = _throttle(email, address, known)
     if user is None or user.password_hash is None:
         method = current_app.config.get("PASSWORD_HASH_METHOD", "scrypt")
@@ -283,7 +311,6 @@ def authenticate(
         _record_failure(email, address)
         raise BadCredentials(email)
     assert user is not None  # a password matched only the user's own hash
-    db.session.commit()
     return user
 
 
@@ -292,9 +319,9 @@ def change_password(user: User, current: str, new: str, address: str | None) -> 
     Raises WrongPassword if `current` is not the account's password (a failure counted like a
     sign-in's, so a borrowed session cannot guess it), TooManyAttempts once they are used up."""
     check_password(user, current, address)
-    user.password_hash = password_hash(new)
-    _end_all_sessions(user)
-    db.session.commit()
+    with unit_of_work():
+        user.password_hash = password_hash(new)
+        _end_all_sessions(user)
 
 
 def check_password(user: User, password: str, address: str | None) -> None:
@@ -307,6 +334,7 @@ def check_password(user: User, password: str, address: str | None) -> None:
         raise WrongPassword()
 
 
+@unit_of_work()
 def set_password(email: str, password: str) -> User:
     """Give an account a new password (imported accounts have none) and sign out its sessions;
     ValueError for a password of the wrong length, LookupError for an unknown email."""
@@ -319,7 +347,6 @@ def set_password(email: str, password: str) -> User:
         raise LookupError(f"There is no account with the email {email!r}.")
     user.password_hash = password_hash(password)
     user.session_version += 1
-    db.session.commit()
     return user
 
 
@@ -340,8 +367,8 @@ def create_token(user: User, name: str) -> NewToken:
     """A new personal token for the account; the secret is returned once and never stored."""
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken(user_id=user.id, name=name.strip(), token_hash=token_hash(secret))
-    db.session.add(token)
-    db.session.commit()
+    with unit_of_work():
+        db.session.add(token)
     return NewToken(token, secret)
 
 
@@ -362,8 +389,8 @@ def revoke_token(user: User, token_id: int) -> ApiToken | None:
     if token is None or token.user_id != user.id:
         return None
     if token.revoked_at is None:
-        token.revoked_at = utcnow()
-        db.session.commit()
+        with unit_of_work():
+            token.revoked_at = utcnow()
     return token
 
 
@@ -382,12 +409,12 @@ def user_for_token(secret: str, *, note_use: bool = False) -> User | None:
         return None
     now = utcnow()
     if note_use and (token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY):
-        token.last_used_at = now
-        db.session.commit()
+        with unit_of_work():
+            token.last_used_at = now
     return db.session.get(User, token.user_id)
 
 
+@unit_of_work()
 def set_locale(user: User, locale: str | None) -> None:
     """The language the account reads in (None: each device's own)."""
     user.locale = locale or None
-    db.session.commit()

@@ -20,6 +20,7 @@ from scorekeeper.services import games as game_service
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.clubs import refuse
 from scorekeeper.services.roster import MAX_NAME
+from scorekeeper.services.unit import unit_of_work
 
 
 @dataclass
@@ -109,6 +110,7 @@ class MovedGame:
     added: list[str]
 
 
+@unit_of_work()
 def move_game_to_club(game: Game, club: Club) -> MovedGame:
     """Make a quick game a club game. Each player is matched to a roster entry by name (any
     case; an active entry first, else an archived one); the others become new roster entries."""
@@ -133,5 +135,4 @@ def move_game_to_club(game: Game, club: Club) -> MovedGame:
         player.roster_player_id = entry.id
     game.club_id = club.id
     # Who may see it changed: the game moves to a new version (services/games/versions.py).
-    db.session.commit()
     return MovedGame(game, matched, added)

@@ -21,6 +21,7 @@ from scorekeeper.core import N_
 from scorekeeper.extensions import db
 from scorekeeper.models import ROLES, Club, Invite, Membership, User, utcnow
 from scorekeeper.services.games.mapping import house_rules_of, set_house_rules
+from scorekeeper.services.unit import unit_of_work
 
 # What each role may do; a higher role may do everything a lower one may.
 RANK = {role: rank for rank, role in enumerate(ROLES)}
@@ -139,15 +140,16 @@ def _club_name(raw: object) -> str:
     )
 
 
+@unit_of_work()
 def create_club(user: User, name: str) -> Club:
     """A new club; its creator is the owner."""
     club = Club(name=_club_name(name))
     club.memberships.append(Membership(user_id=user.id, role="owner"))
     db.session.add(club)
-    db.session.commit()
     return club
 
 
+@unit_of_work()
 def update_club(
     club: Club, *, name: str, rules: core.GameRules, public: bool, locale: str | None = None
 ) -> None:
@@ -167,7 +169,6 @@ def update_club(
     set_house_rules(club, rules.house_rules)
     club.public = public
     club.locale = locale or None
-    db.session.commit()
 
 
 # Members ---------------------------------------------------------------------------------------
@@ -187,6 +188,7 @@ def _member(club: Club, user_id: int) -> Membership:
     return found
 
 
+@unit_of_work()
 def change_role(club: Club, user_id: int, role: str) -> Membership:
     """Make a member a viewer or a scorer (the owner's role changes only by a transfer)."""
     if role not in GIVEN_ROLES:
@@ -199,10 +201,10 @@ def change_role(club: Club, user_id: int, role: str) -> Membership:
             "role",
         )
     member.role = role
-    db.session.commit()
     return member
 
 
+@unit_of_work()
 def remove_member(club: Club, user_id: int) -> User:
     """Take a member out of the club (never the owner); their roster entry and games stay."""
     member = _member(club, user_id)
@@ -210,10 +212,10 @@ def remove_member(club: Club, user_id: int) -> User:
         refuse("remove_owner", N_("The owner cannot be removed from the club."))
     user = member.user
     db.session.delete(member)
-    db.session.commit()
     return user
 
 
+@unit_of_work()
 def transfer_ownership(club: Club, owner: User, to_user_id: int) -> User:
     """Make another member the owner; the old owner becomes a scorer."""
     current = _member(club, owner.id)
@@ -234,10 +236,10 @@ def transfer_ownership(club: Club, owner: User, to_user_id: int) -> User:
         )
     current.role = "scorer"
     new_owner.role = "owner"
-    db.session.commit()
     return new_owner.user
 
 
+@unit_of_work()
 def leave_club(club: Club, user: User) -> None:
     """The user leaves the club; the owner must transfer ownership first."""
     member = membership(club, user.id)
@@ -251,12 +253,12 @@ def leave_club(club: Club, user: User) -> None:
             ),
         )
     db.session.delete(member)
-    db.session.commit()
 
 
 # Invites ---------------------------------------------------------------------------------------
 
 
+@unit_of_work()
 def create_invite(
     club: Club, by: User, role: str = "viewer", days: int = DEFAULT_INVITE_DAYS
 ) -> Invite:
@@ -274,7 +276,6 @@ def create_invite(
         expires_at=now + timedelta(days=days),
     )
     db.session.add(invite)
-    db.session.commit()
     return invite
 
 
@@ -299,11 +300,11 @@ def club_invite(club: Club, invite_id: int) -> Invite | None:
     return invite if invite is not None and invite.club_id == club.id else None
 
 
+@unit_of_work()
 def revoke_invite(invite: Invite) -> None:
     """The link stops working now (revoking twice changes nothing)."""
     if invite.revoked_at is None:
         invite.revoked_at = utcnow()
-        db.session.commit()
 
 
 def invite_by_token(token: str) -> Invite | None:
@@ -339,14 +340,13 @@ def accept_invite(invite: Invite, user: User) -> tuple[Membership, str]:
     if member is not None:
         if RANK[invite.role] <= RANK[member.role]:
             return member, "already"
-        member.role = invite.role
-        db.session.commit()
+        with unit_of_work():
+            member.role = invite.role
         return member, "promoted"
     member = Membership(club_id=club.id, user_id=user.id, role=invite.role)
-    db.session.add(member)
     try:
-        db.session.commit()
+        with unit_of_work():
+            db.session.add(member)
     except IntegrityError:  # the same person opened the link twice at once: one join is enough
-        db.session.rollback()
         return _member(club, user.id), "already"
     return member, "joined"

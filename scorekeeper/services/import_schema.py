@@ -7,6 +7,7 @@ What a schema cannot say (references, uniqueness) is import_refs.py's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -24,8 +25,10 @@ FORMAT = "scorekeeper-club"
 VERSION = 1
 # Integer columns are 32-bit on PostgreSQL: a bigger number is junk, not data.
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
-# PostgreSQL refuses NUL in text.
-_NO_NUL = "^[^\\x00]*$"
+# Text holds no NUL (PostgreSQL refuses it) and no lone UTF-16 surrogate (JSON's "\\ud800"
+# escape without its pair): no database stores one, and it cannot be written as UTF-8.
+_PLAIN = "^[^\\x00\\ud800-\\udfff]*$"
+_SURROGATE = re.compile("[\\ud800-\\udfff]")
 
 
 def _english(value: object) -> object:
@@ -99,7 +102,7 @@ def _text(
     schema: dict[str, Any] = {
         "type": _nullable("string", optional),
         "maxLength": limit,
-        "pattern": _NO_NUL,
+        "pattern": _PLAIN,
     }
     if choices:
         schema["enum"] = [*choices, *([None] if optional else [])]
@@ -417,6 +420,12 @@ _TYPE_WORDS = {
 _RANK = {"type": 0, "required": 1, "additionalProperties": 2}
 
 
+def shown(text: str) -> str:
+    """Text from the file as a reason may quote it: a lone surrogate as its escape (\\ud800),
+    since no page or terminal can write the character itself."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def where(path: Iterable[str | int]) -> str:
     """A place in the file as a person reads it: games[3].rounds[2].hands[1].pips."""
     text = ""
@@ -444,7 +453,7 @@ def _words(error: ValidationError) -> tuple[str, dict[str, object]]:
         missing = [key for key in expected if key not in value]
         return N_("missing %(fields)s"), {"fields": ", ".join(missing)}
     if rule == "additionalProperties":
-        unknown = sorted(str(key) for key in value if key not in schema["properties"])
+        unknown = sorted(shown(str(key)) for key in value if key not in schema["properties"])
         return N_("unknown field %(fields)s"), {"fields": ", ".join(unknown)}
     if rule == "enum":
         allowed = ", ".join(str(choice) for choice in expected if choice is not None)
@@ -453,8 +462,13 @@ def _words(error: ValidationError) -> tuple[str, dict[str, object]]:
         return N_("longer than %(limit)s characters"), {"limit": expected}
     if rule == "minLength" and "title" in schema:
         return N_("%(what)s cannot be empty"), {"what": Phrase(schema["title"])}
-    if rule == "pattern" and expected == _NO_NUL:
-        return N_("holds a NUL character"), {}
+    if rule == "pattern" and expected == _PLAIN:
+        half = _SURROGATE.search(value)
+        if half is None:
+            return N_("holds a NUL character"), {}
+        return N_("holds %(escape)s, half of a character (a lone surrogate): it is not text"), {
+            "escape": shown(half.group())
+        }
     if rule == "pattern" and "title" in schema:
         return N_("%(value)s is not %(what)s"), {
             "value": repr(value),

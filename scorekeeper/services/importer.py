@@ -40,6 +40,7 @@ from scorekeeper.services.export_json import Refs
 from scorekeeper.services.import_refs import check_references
 from scorekeeper.services.import_rules import check_game_rules
 from scorekeeper.services.import_schema import ImportProblem, Phrase, check_document
+from scorekeeper.services.unit import unit_of_work
 
 __all__ = ["ImportProblem", "ImportReport", "import_club", "read_document"]
 
@@ -374,12 +375,11 @@ def import_club(data: object, owner: User | None = None) -> ImportReport:
             tokens=tuple(taken),
         )
     try:
-        club, created = _import(doc, owner)
-        db.session.commit()
+        with unit_of_work():
+            club, created = _import(doc, owner)
     except IntegrityError as error:
         # A token or account made by someone else while this import ran: the database's own
         # words go to the log, the organiser reads what happened.
-        db.session.rollback()
         current_app.logger.warning("import-club clashed: %s", error.orig)
         raise ImportProblem(
             N_(
@@ -387,8 +387,5 @@ def import_club(data: object, owner: User | None = None) -> ImportReport:
                 "it ran). Nothing was imported."
             )
         ) from None
-    except BaseException:
-        db.session.rollback()
-        raise
     named = _named_people(doc, owner) if owner is not None else []
     return ImportReport(club, count_rows(doc, owner), created, named)

@@ -20,10 +20,11 @@ from sqlalchemy.orm import selectinload
 from scorekeeper import core
 from scorekeeper.core import N_
 from scorekeeper.extensions import db
-from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer, Season
+from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer, Season, etag_of
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services import roster as roster_service
+from scorekeeper.services.unit import unit_of_work
 
 MAX_TABLES = 12
 # Shuffled tables are kept to sizes that play well; a table set by hand follows the core's limits.
@@ -194,6 +195,7 @@ def season_for(club: Club, day: date) -> Season | None:
     return db.session.get(Season, season_id) if season_id is not None else None
 
 
+@unit_of_work()
 def start_night(
     club: Club,
     *,
@@ -253,9 +255,7 @@ def start_night(
             continue
         game.season_id = night.season_id  # the night's date decides, even with no season
     if problems:
-        db.session.rollback()
         raise NightError(problems)
-    db.session.commit()
     return night
 
 
@@ -378,11 +378,14 @@ def night_view(night: ClubNight) -> NightView:
 
 
 def night_version(night: ClubNight) -> str:
-    """A short fingerprint of every table's version: the ETag of the night's live part."""
+    """A short fingerprint of every table's game and version: the ETag of the night's live
+    part (each game named by its key too, models.etag_of: another game with its id differs)."""
     rows = db.session.execute(
-        select(Game.id, Game.version).where(Game.club_night_id == night.id).order_by(Game.id)
+        select(Game.id, Game.version, Game.view_token)
+        .where(Game.club_night_id == night.id)
+        .order_by(Game.id)
     ).all()
-    text = ",".join(f"{game_id}.{version}" for game_id, version in rows)
+    text = ",".join(etag_of(*row) for row in rows)
     return hashlib.sha256(f"{night.id}:{text}".encode()).hexdigest()[:16]
 
 
@@ -397,6 +400,7 @@ def late_rule(club: Club) -> core.LateRule:
         return core.LateRule.HIGHEST
 
 
+@unit_of_work()
 def set_late_rule(club: Club, rule: object) -> None:
     """Choose how a late arrival's missed rounds are scored: highest, average or zero."""
     try:
@@ -408,7 +412,6 @@ def set_late_rule(club: Club, rule: object) -> None:
             "rule",
         )
     club.late_rule = chosen.value
-    db.session.commit()
 
 
 def late_candidates(club: Club, game: Game) -> list[RosterPlayer]:

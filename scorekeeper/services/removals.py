@@ -33,6 +33,7 @@ from scorekeeper.models import (
     User,
 )
 from scorekeeper.services.clubs import refuse
+from scorekeeper.services.unit import unit_of_work
 
 HISTORY_LIMIT = 200
 DETAIL_MAX = 200
@@ -96,6 +97,7 @@ def _delete_games(game_ids: Sequence[int]) -> None:
 # A season --------------------------------------------------------------------------------------
 
 
+@unit_of_work()
 def delete_season(club: Club, season: Season, by: User) -> None:
     """Delete the season; its games and club nights stay, filed under no season (or, by date,
     under another season that covers them: the standings read games by date)."""
@@ -110,7 +112,6 @@ def delete_season(club: Club, season: Season, by: User) -> None:
     )
     db.session.execute(delete(Season).where(Season.id == season.id))
     _record(club, by, "season_deleted", name)
-    db.session.commit()
 
 
 # A club night ----------------------------------------------------------------------------------
@@ -129,6 +130,7 @@ def weight_of(night: ClubNight) -> Weight:
     return Weight(len(game_ids), rounds)
 
 
+@unit_of_work()
 def delete_night(club: Club, night: ClubNight, by: User, label: str) -> Weight:
     """Delete the club night and its tables' games; returns what went with it. `label` names
     the night in the club's history (its name or date, as the page shows it)."""
@@ -136,7 +138,6 @@ def delete_night(club: Club, night: ClubNight, by: User, label: str) -> Weight:
     _delete_games(_night_game_ids(night))
     db.session.execute(delete(ClubNight).where(ClubNight.id == night.id))
     _record(club, by, "night_deleted", label)
-    db.session.commit()
     return weight
 
 
@@ -154,18 +155,18 @@ def delete_club(club: Club, owner: User, typed_name: str) -> str:
             "name",
         )
     club_id, name = club.id, club.name
-    _delete_games(
-        list(db.session.execute(select(Game.id).where(Game.club_id == club_id)).scalars())
-    )
-    for model in (ClubEvent, ClubNight, Season, Invite, Membership):
-        db.session.execute(delete(model).where(model.club_id == club_id))
-    db.session.execute(
-        update(RosterPlayer).where(RosterPlayer.club_id == club_id).values(merged_into_id=None),
-        execution_options={"synchronize_session": False},
-    )
-    db.session.execute(delete(RosterPlayer).where(RosterPlayer.club_id == club_id))
-    db.session.execute(delete(Club).where(Club.id == club_id))
-    db.session.commit()
+    with unit_of_work():
+        _delete_games(
+            list(db.session.execute(select(Game.id).where(Game.club_id == club_id)).scalars())
+        )
+        for model in (ClubEvent, ClubNight, Season, Invite, Membership):
+            db.session.execute(delete(model).where(model.club_id == club_id))
+        db.session.execute(
+            update(RosterPlayer).where(RosterPlayer.club_id == club_id).values(merged_into_id=None),
+            execution_options={"synchronize_session": False},
+        )
+        db.session.execute(delete(RosterPlayer).where(RosterPlayer.club_id == club_id))
+        db.session.execute(delete(Club).where(Club.id == club_id))
     db.session.expire_all()
     current_app.logger.warning(
         "Club %s (%r) and all its records deleted by account %s (%s)",

@@ -12,6 +12,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Club, Game, Player, RosterPlayer, User
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services.clubs import checked_name, refuse
+from scorekeeper.services.unit import unit_of_work
 
 MAX_NAME = 40
 
@@ -110,6 +111,7 @@ def _linked_account(
     return user_id
 
 
+@unit_of_work()
 def add_roster_player(club: Club, display_name: str, user_id: int | None = None) -> RosterPlayer:
     """Put a player on the club's roster, optionally linked to a member's account."""
     entry = RosterPlayer(
@@ -118,10 +120,10 @@ def add_roster_player(club: Club, display_name: str, user_id: int | None = None)
         user_id=_linked_account(club, user_id),
     )
     db.session.add(entry)
-    db.session.commit()
     return entry
 
 
+@unit_of_work()
 def update_roster_player(entry: RosterPlayer, display_name: str, user_id: int | None) -> None:
     """Rename an entry and set its linked account; past games keep pointing to it."""
     club = entry.club
@@ -133,24 +135,24 @@ def update_roster_player(entry: RosterPlayer, display_name: str, user_id: int | 
     if user_id != entry.user_id:  # a link kept as it was stays, even if that person left
         entry.user_id = _linked_account(club, user_id, other_than=entry.id)
     entry.display_name = name
-    db.session.commit()
 
 
+@unit_of_work()
 def archive_roster_player(entry: RosterPlayer) -> None:
     """The player left: no longer offered for new games; their games stay."""
     entry.archived = True
-    db.session.commit()
 
 
+@unit_of_work()
 def unarchive_roster_player(entry: RosterPlayer) -> None:
     """The player is back (refused if an active entry has taken the name meanwhile)."""
     if entry.merged_into_id is not None:
         refuse("unarchive_merged", N_("This entry was merged into another and stays archived."))
     _free_name(entry.club, entry.display_name, other_than=entry.id)
     entry.archived = False
-    db.session.commit()
 
 
+@unit_of_work()
 def merge_roster_players(keep: RosterPlayer, drop: RosterPlayer) -> int:
     """`drop` is the same person as `keep`: its games move to `keep`, and it is archived.
 
@@ -193,5 +195,4 @@ def merge_roster_players(keep: RosterPlayer, drop: RosterPlayer) -> int:
     drop.user_id = None
     drop.archived = True
     drop.merged_into_id = keep.id
-    db.session.commit()
     return moved

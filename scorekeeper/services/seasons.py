@@ -27,6 +27,7 @@ from scorekeeper.core import N_
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game, Season
 from scorekeeper.services.games.mapping import house_rules_of
+from scorekeeper.services.unit import unit_of_work
 
 METHODS = tuple(method.value for method in core.SeasonMethod)
 MAX_NAME = 80
@@ -235,6 +236,7 @@ class Saved:
     left: int = 0
 
 
+@unit_of_work()
 def create_season(club: Club, data: SeasonInput) -> Saved:
     """A new season: it counts the club's games played in its dates (see the module)."""
     values = _checked(club, data)
@@ -243,10 +245,10 @@ def create_season(club: Club, data: SeasonInput) -> Saved:
     db.session.add(season)
     db.session.flush()
     _refile(club.id, before, [(season.starts_on, season.ends_on)])
-    db.session.commit()
     return Saved(season, filed=len(_counted_ids(season)))
 
 
+@unit_of_work()
 def update_season(season: Season, data: SeasonInput) -> Saved:
     """Change a season; if its dates changed, the affected days' games are filed again."""
     club = db.session.get_one(Club, season.club_id)
@@ -259,7 +261,6 @@ def update_season(season: Season, data: SeasonInput) -> Saved:
     db.session.flush()
     if old != (season.starts_on, season.ends_on):
         _refile(club.id, before, [old, (season.starts_on, season.ends_on)])
-    db.session.commit()
     now = _counted_ids(season)
     return Saved(season, filed=len(now - counted), left=len(counted - now))
 
@@ -329,6 +330,7 @@ def _refile(
     return changed
 
 
+@unit_of_work()
 def move_game(club: Club, game_id: int, to: Season) -> Game:
     """File one of the club's games under one of its seasons by hand: from then on it counts in
     that season only (not in the other seasons covering its day), even if dates change later."""
@@ -339,5 +341,4 @@ def move_game(club: Club, game_id: int, to: Season) -> Game:
         _refuse("move_unknown_season", N_("Choose one of the club's seasons."), "season_id")
     game.season_id = to.id
     game.season_by_hand = True  # through the game's object: its version moves
-    db.session.commit()
     return game

@@ -25,7 +25,7 @@ from sqlalchemy import select
 from scorekeeper import core
 from scorekeeper.core import N_
 from scorekeeper.extensions import db
-from scorekeeper.models import Club, ClubNight, Game, Player
+from scorekeeper.models import Club, ClubNight, Game, Player, Round
 from scorekeeper.services import ratings as rating_service
 from scorekeeper.services.nights import MAX_TABLES, NightError, Seat, shuffle_tables
 
@@ -231,12 +231,21 @@ def new_seed(rng: random.Random, avoid: int | None = None) -> int:
 
 
 def recent_pairs(club: Club, before: date, nights: int = RECENT_NIGHTS) -> set[tuple[str, str]]:
-    """Pairs of roster ids (as "r<id>") who sat at one table in the club's last `nights`
-    nights played before `before`."""
+    """Pairs of roster ids (as "r<id>") who played at one table in the club's last `nights`
+    nights played before `before`. A night is played when one of its tables recorded a round,
+    and only such tables count: a night started and never played (or a table that never
+    played) put nobody together."""
+    played = select(Round.game_id)
     night_ids = list(
         db.session.execute(
             select(ClubNight.id)
-            .where(ClubNight.club_id == club.id, ClubNight.played_on < before)
+            .where(
+                ClubNight.club_id == club.id,
+                ClubNight.played_on < before,
+                select(Game.id)
+                .where(Game.club_night_id == ClubNight.id, Game.id.in_(played))
+                .exists(),
+            )
             .order_by(ClubNight.played_on.desc(), ClubNight.id.desc())
             .limit(nights)
         ).scalars()
@@ -246,7 +255,11 @@ def recent_pairs(club: Club, before: date, nights: int = RECENT_NIGHTS) -> set[t
     rows = db.session.execute(
         select(Player.game_id, Player.roster_player_id)
         .join(Game, Game.id == Player.game_id)
-        .where(Game.club_night_id.in_(night_ids), Player.roster_player_id.is_not(None))
+        .where(
+            Game.club_night_id.in_(night_ids),
+            Game.id.in_(played),
+            Player.roster_player_id.is_not(None),
+        )
     ).all()
     tables: dict[int, list[str]] = {}
     for game_id, roster_id in rows:

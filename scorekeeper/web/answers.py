@@ -5,10 +5,11 @@ with no request context, session, hooks or template.
 
 An answer's name says everything it shows, worked out from the request and one light query
 (the game's version and this phone's right, as the polls in polls.py): the route and its
-arguments, the version, the reader's access and language, this phone (a scorer's history says
-"this phone"), whether the share page offers "keep this game", the CSRF slot and the session's
-own CSRF token (a form's token is signed once per slot: etags.py's CSRF_SLOT), the address the
-page was asked at (absolute links), and whether the answer is gzipped. A request this layer
+arguments, the game's version and key (models.etag_of: another game with its id misses), the
+reader's access and language, this phone (a scorer's history says "this phone"), whether the
+share page offers "keep this game", the CSRF slot and the session's own CSRF token (a form's
+token is signed once per slot: etags.py's CSRF_SLOT), the address the page was asked at
+(absolute links), and whether the answer is gzipped. A request this layer
 cannot name exactly as the views would answer it goes on to Flask, as polls.py leaves its own:
 a signed-in reader, a session it cannot read, a club game, a phone without a right, a query
 string (but the version a page puts in a chart's address, which the view ignores). A request
@@ -219,7 +220,7 @@ class Answers:
         if not route.endswith("chart"):
             # A page's forms: its CSRF token, signed from the session's once per slot.
             shown |= {"slot": int(time.time()) // CSRF_SLOT, "csrf": session.get(self.csrf_field)}
-        return etag_text(etag_of(ref.id, ref.version), shown)
+        return etag_text(etag_of(ref.id, ref.version, ref.view_token), shown)
 
     def _api_name(self, environ: dict[str, Any], game_id: int, gzipped: bool) -> str | None:
         """The API's GET of a game with one of its own tokens (its JSON has no words)."""
@@ -235,7 +236,8 @@ class Answers:
             return None
         if looks_personal(token) or not game_service.opens(token, keys, edit=False):
             return None
-        return etag_text(etag_of(keys.id, keys.version), {"route": "api-game", "gzip": gzipped})
+        shown = {"route": "api-game", "gzip": gzipped}
+        return etag_text(etag_of(keys.id, keys.version, keys.view_token), shown)
 
 
 def answer_kept(app: Flask, wsgi: Wsgi) -> Wsgi:

@@ -121,6 +121,15 @@ def check_chart_render() -> None:
         raise TooManyRequests(retry_after=wait)
 
 
+def check_game_photo_read(game_id: int) -> None:
+    """Count one photo read for this game, whoever sends it; 429 past LIMIT_PHOTO_READS_PER_GAME
+    (beside the per-client limit: one game's token shared among many addresses is not served
+    without end). Called once the sender may edit the game, so others cannot use it up."""
+    wait = count("LIMIT_PHOTO_READS_PER_GAME", "photo-reads-game", str(game_id))
+    if wait is not None:
+        raise TooManyRequests(retry_after=wait)
+
+
 def mail_allowed(kind: str, address: str) -> bool:
     """True if one more `kind` mail ("reset", "verify") may go to this email address now
     (LIMIT_MAILS_PER_ADDRESS), so nobody can fill someone's inbox from many clients."""
@@ -168,6 +177,7 @@ SETTINGS = (
     "LIMIT_MAIL_REQUESTS",
     "LIMIT_MAILS_PER_ADDRESS",
     "LIMIT_IMPORTS",
+    "LIMIT_PHOTO_READS_PER_GAME",
 )
 
 

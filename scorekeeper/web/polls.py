@@ -109,7 +109,7 @@ class Poller:
         if ref is None or ref.club_id is not None or (game is not None and right is None):
             return None
         shown["language"] = self.language(cookies, environ.get("HTTP_ACCEPT_LANGUAGE"))
-        etag = etag_text(etag_of(ref.id, ref.version), shown)
+        etag = etag_text(etag_of(ref.id, ref.version, ref.view_token), shown)
         if not environ_sent_back(environ, etag):
             return None
         return [etag_header(etag), *self.headers]

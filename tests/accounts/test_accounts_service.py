@@ -200,16 +200,25 @@ def test_another_account_s_mark_does_not_skip_the_delay(ana):
     assert guess(ana.email, "10.0.0.1", known_user=ben.id) is not None
 
 
-def test_an_address_failing_on_many_accounts_may_try_no_other(ana):
+def test_an_address_failing_on_many_accounts_is_slowed_for_new_browsers(ana):
     for number in range(account_service.MAX_ACCOUNTS_PER_ADDRESS):
         with pytest.raises(account_service.BadCredentials):
             account_service.authenticate(f"guess{number}@example.com", "x", "10.0.0.1")
-    with pytest.raises(account_service.TooManyAttempts):
+    with pytest.raises(account_service.TooManyAttempts) as refused:
         account_service.authenticate(ana.email, PASSWORD, "10.0.0.1")
+    assert refused.value.seconds <= 60
+    # A browser that signed in to the account before is not slowed at all.
+    assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.1", ana.id) is ana
     # The accounts it failed on are held by their own pair limit only; other addresses not.
     with pytest.raises(account_service.BadCredentials):
         account_service.authenticate("guess0@example.com", "x", "10.0.0.1")
     assert account_service.authenticate(ana.email, PASSWORD, "10.0.0.2") is ana
+
+
+def test_the_address_delay_grows_to_a_minute_and_no_more():
+    delays = [account_service.address_delay(n).total_seconds() for n in range(9, 15)]
+    assert delays == [0, 15, 30, 60, 60, 60]
+    assert account_service.address_delay(10**6) == account_service.MAX_ADDRESS_DELAY
 
 
 def test_typos_at_one_address_hold_back_only_that_account_there(ana):

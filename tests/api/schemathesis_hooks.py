@@ -98,7 +98,7 @@ def map_case(context, case):
     if "game_id" in (case.path_parameters or {}):
         case.path_parameters = {**case.path_parameters, "game_id": game["id"]}
     if meta.phase.name in {"fuzzing", "stateful"} and case.headers:
-        ours = re.compile(rf'(W/)?"g{game["id"]}v[0-9]+"')
+        ours = re.compile(rf'(W/)?"g{game["id"]}v[0-9]+-[0-9a-f]{{12}}"')
         value = case.headers.get("If-Match")
         if value is not None and not ours.fullmatch(str(value)):
             case.headers = {k: v for k, v in case.headers.items() if k != "If-Match"}

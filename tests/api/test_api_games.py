@@ -10,7 +10,7 @@ from flask import Flask
 
 from scorekeeper import core, create_app
 from scorekeeper.services import games as game_service
-from tests.helpers import count_games, load_game
+from tests.helpers import count_games, game_etag, load_game
 
 API = "/api/v1"
 
@@ -34,7 +34,7 @@ def test_create_game_answers_201_with_tokens_links_and_headers(client, app: Flas
     conforms(body, "CreatedGame")
     assert set(body) == {"id", "edit_token", "view_token", "engines", "edit_url", "view_url"}
     assert response.headers["Location"] == f"http://localhost{API}/games/{body['id']}"
-    assert response.headers["ETag"] == f'"g{body["id"]}v1"'
+    assert response.headers["ETag"] == game_etag(body, 1)
     assert body["engines"] == list(range(12, -1, -1))  # RULES.md example 3.1
     assert body["edit_url"] == f"http://localhost/e/{body['edit_token']}"
     assert body["view_url"] == f"http://localhost/s/{body['view_token']}"
@@ -216,7 +216,7 @@ def test_get_game_with_either_token(client, make_game, conforms):
     for token in (created["edit_token"], created["view_token"]):
         response = client.get(f"{API}/games/{created['id']}", headers=bearer(token))
         assert response.status_code == 200
-        assert response.headers["ETag"] == f'"g{created["id"]}v1"'
+        assert response.headers["ETag"] == game_etag(created, 1)
         body = response.get_json()
         conforms(body, "Game")
     assert body["id"] == created["id"]
@@ -238,7 +238,7 @@ def test_get_game_after_rounds_shows_standings_and_tie_breakers(client, make_gam
     record(client, created, {"blocked": True, "scores": {"A": 40, "B": 20, "C": 35}})
     response = client.get(f"{API}/games/{created['id']}", headers=bearer(created["view_token"]))
     body = response.get_json()
-    assert response.headers["ETag"] == f'"g{created["id"]}v4"'
+    assert response.headers["ETag"] == game_etag(created, 4)
     assert [(s["name"], s["place"], s["total"], s["decided_by"]) for s in body["standings"]] == [
         ("A", 1, 40, "zero_rounds"),
         ("B", 2, 40, "zero_rounds"),
@@ -333,7 +333,7 @@ def test_get_one_round(client, make_game, conforms):
         f"{API}/games/{created['id']}/rounds/1", headers=bearer(created["view_token"])
     )
     assert response.status_code == 200
-    assert response.headers["ETag"] == f'"g{created["id"]}v2"'
+    assert response.headers["ETag"] == game_etag(created, 2)
     body = response.get_json()
     conforms(body, "Round")
     assert body["hands"][1] == {

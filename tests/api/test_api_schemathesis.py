@@ -97,6 +97,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "LIMIT_NEW_GAMES": RAISED,
             "LIMIT_ROUND_WRITES": RAISED,
             "LIMIT_PHOTO_READS": RAISED,
+            "LIMIT_PHOTO_READS_PER_GAME": RAISED,
         }
     )
     with app.app_context():

@@ -232,3 +232,17 @@ def test_rating_chart_is_deterministic_svg_with_its_words():
     first = draw.rating_chart(*args, **words)
     assert first == draw.rating_chart(*args, **words)
     assert first.startswith(b"<?xml") and b"<title>Rating after each game</title>" in first
+
+
+def test_rating_chart_names_a_day_of_several_games_once():
+    """Three games of one evening and one a week later: each date once on the axis."""
+    chart = draw.rating_chart(
+        ["11/27/26", "11/27/26", "11/27/26", "12/4/26"],
+        [1000, 1010, 1020, 1005],
+        newcomer=1000,
+        title="Rating after each game",
+        xlabel="Game",
+        ylabel="Rating",
+    )
+    assert chart.count(b">11/27/26<") == 1
+    assert chart.count(b">12/4/26<") == 1

@@ -4,6 +4,7 @@ saying who did it."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -25,8 +26,11 @@ from scorekeeper.models import (
     Season,
     User,
 )
+from scorekeeper.services import accounts as account_service
 from scorekeeper.services import games as game_service
 from tests.helpers import load_game
+from tests.nights.helpers import record as night_record
+from tests.nights.helpers import start as night_start
 
 from .helpers import add_roster, make_club, make_club_game, make_user, messages_on, sign_in
 
@@ -173,3 +177,54 @@ def test_deleting_a_club_takes_everything_it_holds_and_nothing_else(app, world):
     assert count(app, Membership) == 1
     assert client.get(f"/clubs/{world['club']}").status_code == 404
     assert "Thursday Trains" not in page(client.get("/clubs"))
+
+
+def standings_on(html: str) -> list[tuple[str, str]]:
+    """The game page's standings as a reader sees them: (name, total) in order."""
+    section = html.split('id="standings"', 1)[1].split("</section>", 1)[0]
+    names = re.findall(r'<span class="who">([^<]*)', section)
+    totals = re.findall(r'<span class="total">([^<]*)</span>', section)
+    return [(name.strip(), total) for name, total in zip(names, totals, strict=True)]
+
+
+def test_a_night_started_again_after_its_deletion_shows_its_own_players(app):
+    """A night started with the wrong people is deleted and started again: the new table's game
+    and the night, read through the API and the pages before and after a round, show the new
+    players. (SQLite handed the deleted game's id to the new one, and what was kept of the old
+    game under that id, its API answer and the page's standings, was shown.)"""
+    olive = make_user(app, "Olive Owner")
+    club = make_club(app, olive)
+    add_roster(app, club, "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu")
+    with app.app_context():
+        token = account_service.create_token(db.session.get(User, olive), "laptop").secret
+    api = {"Authorization": f"Bearer {token}"}
+    client = owner_client(app, {"olive": olive})
+
+    def read(night_id: int, game_id: int) -> tuple[dict, list[tuple[str, str]], object]:
+        answer = client.get(f"/api/v1/games/{game_id}", headers=api)
+        assert answer.status_code == 200
+        standings = standings_on(page(client.get(f"/games/{game_id}")))
+        return answer.get_json(), standings, client.get(f"/clubs/{club}/nights/{night_id}")
+
+    wrong_night, (wrong,) = night_start(app, club, [["Gus", "Hal", "Ivy"]], day=DAY)
+    read(wrong_night, wrong)
+    night_record(app, wrong, "Gus", Hal=5, Ivy=9)
+    _game, _standings, wrong_page = read(wrong_night, wrong)
+    assert client.post(f"/clubs/{club}/nights/{wrong_night}/delete").status_code == 302
+
+    night, (game,) = night_start(app, club, [["Jo", "Kim", "Lu"]], day=DAY)
+    answer, standings, night_page = read(night, game)
+    assert sorted(answer["players"]) == ["Jo", "Kim", "Lu"]
+    assert sorted(name for name, _total in standings) == ["Jo", "Kim", "Lu"]
+    assert all(total == "0 points" for _name, total in standings)
+    night_record(app, game, "Kim", Jo=4, Lu=7)
+    answer, standings, night_page = read(night, game)
+    expected = [("Kim", 0), ("Jo", 4), ("Lu", 7)]
+    assert [(line["name"], line["total"]) for line in answer["standings"]] == expected
+    assert standings == [(name, f"{total} points") for name, total in expected]
+    # A browser still holding the deleted night's page asks again: it gets the new one.
+    again = client.get(
+        f"/clubs/{club}/nights/{night}", headers={"If-None-Match": wrong_page.headers["ETag"]}
+    )
+    assert again.status_code == 200
+    assert "Kim" in page(again) and not {"Gus", "Hal", "Ivy"} & set(re.findall(r"\w+", page(again)))

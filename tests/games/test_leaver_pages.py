@@ -136,3 +136,22 @@ def test_only_a_scorer_marks_a_player_as_left(app, client):
         assert response.status_code in (403, 404)
     text = text_of(client.get(f"/games/{game_id}").get_data(as_text=True))
     assert "left after round" not in text
+
+
+def test_undoing_the_round_a_player_left_after_asks_for_their_hand_again(client):
+    """RULES.md section 11: Cy leaves after round 2, round 2 is undone; the form for round 2
+    asks for Cy's hand again and the sheet still says Cy left after round 2."""
+    game_id = start_game(client, THREE, rounds="4")
+    client.post(f"/games/{game_id}/rounds", data=round_data(1, {1: 20, 2: 15}, 0))
+    client.post(f"/games/{game_id}/rounds", data=round_data(2, {1: 2, 2: 5}, 0))
+    client.post(f"/games/{game_id}/leave", data={"player": "Cy"})
+    response = client.post(f"/games/{game_id}/undo", data={"number": "2", "confirm": "yes"})
+    assert response.status_code == 302
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert 'id="hand_2"' in page
+    assert "Cy left after round 2" in text_of(page)
+    response = client.post(f"/games/{game_id}/rounds", data=round_data(2, {1: 12, 2: 3}, 0))
+    assert response.status_code == 302
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert 'id="hand_2"' not in page
+    assert "Cy left after round 2 18 points" in text_of(page)

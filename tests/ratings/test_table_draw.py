@@ -13,6 +13,8 @@ import pytest
 from clubs.helpers import as_  # tests/ is on the path
 from players.helpers import club_of, make_league
 
+from scorekeeper import core
+from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as night_service
 from scorekeeper.services import table_draw
 from scorekeeper.services.nights import NightError
@@ -195,13 +197,54 @@ def test_fresh_pairs_reads_the_club_s_last_nights(app, league):
             night_service.Seat("Cy", league.cy, 2),
             night_service.Seat("Dee", league.dee, 2),
         ]
-        night_service.start_night(club, played_on=date(2025, 5, 1), name="", tables=2, seats=seats)
+        night = night_service.start_night(
+            club, played_on=date(2025, 5, 1), name="", tables=2, seats=seats
+        )
+        for table in night_service.night_view(night).tables:
+            game = table.game
+            first, second = table.players
+            entry = core.RoundEntry({second: core.HandEntry(pips=9)}, out=first)
+            assert game_service.record_round(game, entry).saved
         recent = table_draw.recent_pairs(club, date(2025, 6, 1))
         assert recent == {
             pair(f"r{league.ana}", f"r{league.ben}"),
             pair(f"r{league.cy}", f"r{league.dee}"),
         }
         assert table_draw.recent_pairs(club, date(2025, 5, 1)) == set()  # that night or later
+
+
+def test_a_night_never_played_puts_nobody_together(app, league):
+    """A night started with the wrong people and never played (no round recorded) does not
+    count as sitting together; the night played before it still does."""
+    with app.app_context():
+        club = club_of(league.club)
+        played = night_service.start_night(
+            club,
+            played_on=date(2025, 5, 1),
+            name="",
+            tables=1,
+            seats=[
+                night_service.Seat("Ana", league.ana, 1),
+                night_service.Seat("Cy", league.cy, 1),
+            ],
+        )
+        game = night_service.night_view(played).tables[0].game
+        assert game_service.record_round(
+            game, core.RoundEntry({"Cy": core.HandEntry(pips=4)}, out="Ana")
+        ).saved
+        night_service.start_night(
+            club,
+            played_on=date(2025, 5, 8),
+            name="",
+            tables=1,
+            seats=[
+                night_service.Seat("Ana", league.ana, 1),
+                night_service.Seat("Ben", league.ben, 1),
+            ],
+        )
+        assert table_draw.recent_pairs(club, date(2025, 6, 1)) == {
+            pair(f"r{league.ana}", f"r{league.cy}")
+        }
 
 
 @pytest.mark.parametrize(

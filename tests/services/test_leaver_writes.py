@@ -91,16 +91,45 @@ def test_coming_back_plays_the_next_round_and_keeps_the_missed_one(app):
         assert ("came back", 3, "C", None) in _history(game.id)
 
 
-def test_undoing_the_round_a_player_left_after_moves_their_leaving_back(app):
+def test_a_leave_stays_after_its_round_when_that_round_is_undone_and_entered_again(app):
+    """RULES.md section 11: A, B and C play two rounds, C leaves, round 2 is deleted. C still
+    "left after round 2"; round 2 entered again asks for C's hand and scores it (not the
+    round's highest); from round 3 C is away."""
     with app.app_context():
-        game = game_service.create_game(["A", "B", "C"], core.GameRules())
+        game = game_service.create_game(["A", "B", "C"], core.GameRules(rounds=4))
         game_service.record_round(game, _round("A", B=20, C=15))
         game_service.record_round(load_game(game.id), _round("A", B=2, C=5))
         game_service.leave(load_game(game.id), "C")
         game_service.undo_last_round(load_game(game.id))
-        assert [p.left_after for p in load_game(game.id).players] == [None, None, 1]
+        snapshot = game_service.snapshot_of(load_game(game.id))
+        assert {line.name: line.left_after for line in snapshot.state.standings}["C"] == 2
+        outcome = game_service.record_round(load_game(game.id), _round("A", B=12))
+        assert [p.code for p in outcome.check.errors] == ["pips_missing"]
+        game_service.record_round(load_game(game.id), _round("A", B=12, C=3))
+        snapshot = game_service.snapshot_of(load_game(game.id))
+        assert snapshot.result(2).hand("C").score == 3
+        assert not snapshot.result(2).hand("C").away
+        game_service.record_round(load_game(game.id), _round("B", A=30))
+        snapshot = game_service.snapshot_of(load_game(game.id))
+        assert snapshot.result(3).hand("C").away
+        assert snapshot.result(3).hand("C").score == 30
+        assert [(line.name, line.total) for line in snapshot.state.standings] == [
+            ("A", 30),
+            ("B", 32),
+            ("C", 48),
+        ]
+
+
+def test_undoing_every_round_after_a_leave_keeps_the_leave(app):
+    with app.app_context():
+        game = game_service.create_game(["A", "B", "C"], core.GameRules())
+        game_service.record_round(game, _round("A", B=20, C=15))
+        game_service.leave(load_game(game.id), "C")
         game_service.undo_last_round(load_game(game.id))
-        assert [p.left_after for p in load_game(game.id).players] == [None, None, None]
+        assert [p.left_after for p in load_game(game.id).players] == [None, None, 1]
+        # Round 1 again is C's to play (C left after it).
+        outcome = game_service.record_round(load_game(game.id), _round("A", B=20))
+        assert [p.code for p in outcome.check.errors] == ["pips_missing"]
 
 
 @pytest.mark.parametrize(

@@ -153,7 +153,7 @@ def _club_creator() -> User:
 def game(game_id: int) -> Response:
     """The game's players, options, rounds and standings (view or edit token; club: viewer)."""
     found = game_keys_for(game_id)
-    etag = etag_for(etag_of(found.id, found.version), language=False)
+    etag = etag_for(etag_of(found.id, found.version, found.view_token), language=False)
     return conditional(etag, lambda: _kept_game(found, etag))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from scorekeeper import uploads
 from scorekeeper.api import bp, schemas
 from scorekeeper.api.contract import (
     FORBIDDEN,
@@ -35,8 +36,15 @@ from scorekeeper.web.responses import json_response
         413: Answer("The photo is larger than 15 MB.", (schemas.Error,)),
         415: Answer("The file is not a picture (JPEG, PNG, WebP or HEIC).", (schemas.Error,)),
         422: Answer(
-            "The picture cannot be read (cut short, damaged, too small or too many pixels).",
+            "The picture cannot be read: cut short, damaged, over 24 megapixels, under 32 pixels "
+            "on a side, or more than 10 times longer than wide.",
             (schemas.Error,),
+        ),  # fmt: skip
+        503: Answer(
+            "Too many photos are being read at once (or the database is busy): send it again "
+            "after Retry-After seconds.",
+            (schemas.Error,),
+            ("Retry-After",),
         ),  # fmt: skip
     },
     body=schemas.PhotoUpload,
@@ -49,8 +57,10 @@ def read_photo(game_id: int) -> Response:
     each tile's two values, confidence and corners, the total, and advice. Nothing is stored;
     record the hand with the round as usual."""
     game = game_for(game_id, edit=True)
+    limits.check_game_photo_read(game.id)
     max_bytes = current_app.config["PHOTO_MAX_BYTES"]
     request.max_content_length = max_bytes + photo_service.FORM_ROOM
+    uploads.in_memory(request)
     try:
         if (request.content_length or 0) > request.max_content_length:
             # Refused before a byte is read.
@@ -62,5 +72,6 @@ def read_photo(game_id: int) -> Response:
         data = upload.read() if upload is not None else b""
         reading = photo_service.read_hand(data, set_max=game.set_size, max_bytes=max_bytes)
     except photo_service.PhotoRefused as refusal:
-        raise refuse(refusal.status, refusal.message) from None
+        headers = None if refusal.retry_after is None else {"Retry-After": str(refusal.retry_after)}
+        raise refuse(refusal.status, refusal.message, headers) from None
     return json_response(schemas.PhotoReading.model_validate(photo_service.answer(reading)))

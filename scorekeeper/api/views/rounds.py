@@ -133,7 +133,7 @@ def record_round(game_id: int) -> Response:
     location = url_for("api.round_", game_id=game_id, number=number, _external=True)
     body = serialise.round_(number, outcome.check.result)
     assert outcome.version is not None
-    etag = etag_of(game_id, outcome.version)
+    etag = etag_of(game_id, outcome.version, found.view_token)
     return with_game(body, found, 201, {"Location": location}, etag=etag)
 
 

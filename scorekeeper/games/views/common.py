@@ -62,7 +62,9 @@ def render_game(
     history = snapshot.latest_changes if editable else ()
     page = render_template(
         "games/detail.html",
-        **round_sheet(game, form, snapshot.setup, state.next_opener, state.next_engine),
+        **round_sheet(
+            game, form, snapshot.setup, state.next_opener, state.next_engine, state.next_round
+        ),
         state=state,
         # The sheet itself is in the kept results part: the page says only its heading facts.
         sheet=sheet_heading(snapshot),
@@ -93,7 +95,7 @@ def round_sheet(game: Game, form, setup, opener, engine, number=None, snapshot=N
         "form": form,
         "game": game,
         "players": list(players),
-        "away": snapshot.missed_seats(number) if snapshot else setup.away,
+        "away": snapshot.missed_seats(number) if snapshot else setup.away_in(number or 0),
         "opener": opener,
         # Only a page with the round sheet offers tiles (a finished game's page has none).
         "tile_values": tile_values(game, engine) if form is not None else [],

@@ -50,7 +50,7 @@ def _share_page(token: str, template: str | None) -> Response:
         # The live part, polled by every phone watching: its ETag comes from one light query,
         # and an unchanged game loads nothing else.
         ref = image_source_for_share(token)
-        etag = etag_for(etag_of(ref.id, ref.version), part="share-live")
+        etag = etag_for(etag_of(ref.id, ref.version, ref.view_token), part="share-live")
         return conditional(etag, lambda: share_html(game_for_share(token), token, None, False))
     game = game_for_share(token)
     # Whether to offer "keep this game": only on the full page, for a quick game this phone

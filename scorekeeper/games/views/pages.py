@@ -55,7 +55,8 @@ def live(game_id: int) -> ResponseReturnValue:
             editable=access == "edit",
         )
 
-    return conditional(etag_for(etag_of(ref.id, ref.version), part="game", access=access), render)
+    etag = etag_for(etag_of(ref.id, ref.version, ref.view_token), part="game", access=access)
+    return conditional(etag, render)
 
 
 @bp.get("/games/<id:game_id>/history")

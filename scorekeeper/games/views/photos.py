@@ -8,11 +8,12 @@ not the photo, not the reading; the tiles count once the round is saved as usual
 
 from __future__ import annotations
 
-from flask import current_app, flash, jsonify, render_template, request
+from flask import current_app, flash, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from scorekeeper import uploads
 from scorekeeper.access import game_for_device
 from scorekeeper.extensions import csrf
 from scorekeeper.games import bp
@@ -29,12 +30,15 @@ def _wants_json() -> bool:
 
 def _refused(game, access: str, refusal: photo_service.PhotoRefused) -> ResponseReturnValue:
     """The refusal as JSON for the script, or the game page (everything typed kept) without."""
+    headers = {} if refusal.retry_after is None else {"Retry-After": str(refusal.retry_after)}
     if _wants_json():
-        return jsonify(error=refusal.message), refusal.status
+        return jsonify(error=refusal.message), refusal.status, headers
     flash(refusal.message, "error")
     # Past the size limit the form is not read: the page starts afresh.
     form = None if refusal.status == 413 else round_form(game, snapshot_of(game), request.form)
-    return render_game(game, access, form=form, status=refusal.status)
+    page = make_response(render_game(game, access, form=form, status=refusal.status))
+    page.headers.update(headers)
+    return page
 
 
 @bp.get("/games/<id:game_id>/photos/panel")
@@ -57,8 +61,10 @@ def read_hand_photo(game_id: int) -> ResponseReturnValue:
     """Read the tiles on a photo of one hand (multipart field `photo`; from the round form
     itself, `photo_seat` says whose): JSON for the page's script, the game page without it."""
     game, access = game_for_device(game_id, edit=True)
+    limits.check_game_photo_read(game.id)
     max_bytes = current_app.config["PHOTO_MAX_BYTES"]
     request.max_content_length = max_bytes + photo_service.FORM_ROOM
+    uploads.in_memory(request)
     if (request.content_length or 0) > request.max_content_length:
         # Refused before a byte is parsed (no half-written temporary file left behind).
         return _refused(game, access, photo_service.too_large(max_bytes))

@@ -17,11 +17,11 @@ from scorekeeper.models import Change, Game, Hand, Player, Round
 from scorekeeper.services.games import mapping
 from scorekeeper.services.games import snapshot as snapshots
 from scorekeeper.services.games.snapshot import JOINED_LATE, Snapshot
-from scorekeeper.services.games.unit import commit, current, unit_of_work
+from scorekeeper.services.games.unit import commit, current, game_write
 from scorekeeper.services.games.versions import StaleGame
 
 
-@unit_of_work
+@game_write
 def join_late(
     game: Game,
     name: str,

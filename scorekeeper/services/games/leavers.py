@@ -12,7 +12,7 @@ from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game, Player
 from scorekeeper.services.games.snapshot import Snapshot
-from scorekeeper.services.games.unit import commit, current, unit_of_work
+from scorekeeper.services.games.unit import commit, current, game_write
 
 # History lines: "left" (round_number: the last round played) and "came back".
 LEFT = "left"
@@ -35,7 +35,7 @@ def come_back_problem(snapshot: Snapshot, name: str) -> core.Problem | None:
     return core.come_back_problem(snapshot.setup, name)
 
 
-@unit_of_work
+@game_write
 def leave(
     game: Game, name: str, *, device: str | None = None, expected_version: int | None = None
 ) -> int:
@@ -55,7 +55,7 @@ def leave(
     return after
 
 
-@unit_of_work
+@game_write
 def come_back(
     game: Game, name: str, *, device: str | None = None, expected_version: int | None = None
 ) -> int:

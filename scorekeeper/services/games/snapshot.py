@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from scorekeeper import core
 from scorekeeper.extensions import db
 from scorekeeper.infra.lru import Lru
-from scorekeeper.models import Change, Club, Game, Hand, Penalty, Player, Round
+from scorekeeper.models import Change, Club, Game, Hand, Penalty, Player, Round, etag_of
 from scorekeeper.services.games import mapping, versions
 
 # Snapshots kept per process (an 8-player, 13-round game's is a few kB).
@@ -56,6 +56,9 @@ class Snapshot:
 
     id: int
     version: int
+    # Its share token: what tells it from another game that had or will have its id (its key,
+    # models.game_key, goes into the ETag of every part and answer made of it).
+    view_token: str
     setup: core.GameSetup
     results: tuple[core.RoundResult, ...]
     state: core.GameState
@@ -85,7 +88,7 @@ class Snapshot:
 
     @property
     def etag(self) -> str:
-        return f"g{self.id}v{self.version}"
+        return etag_of(self.id, self.version, self.view_token)
 
     def result(self, number: int) -> core.RoundResult | None:
         """Round `number` as recorded, or None."""
@@ -246,6 +249,7 @@ def _read(connection: Connection, game: Any) -> Snapshot:
     return Snapshot(
         id=game.id,
         version=game.version,
+        view_token=game.view_token,
         setup=setup,
         results=results,
         state=core.game_state(setup, list(results), ended_early=game.ended_early),
@@ -309,7 +313,8 @@ def _late_rules_used(
 
 
 def _key(game_id: int, view_token: str, version: int) -> tuple[int, str, int]:
-    # A recreated database reuses ids and versions, never share tokens.
+    # An id and version can be another game's (a deleted game's id handed out again before
+    # migration 0013, a recreated database), never a share token: every game gets a new one.
     return (game_id, view_token, version)
 
 
@@ -319,12 +324,13 @@ def _version(connection: Connection, game_id: int) -> int | None:
 
 def kept_part(snapshot: Snapshot, etag: str, render: Callable[[], K]) -> K:
     """A part of this version's pages as `render` makes it, kept while the version is: under
-    `etag`, the part's ETag (etags.py), which names the version and all the part shows (its
-    language, the reader's access). A snapshot not kept (read across a commit) keeps none."""
+    the game (its id and share token: another game with its id misses), the version and `etag`,
+    the part's ETag (etags.py: all the part shows, its language, the reader's access). A
+    snapshot not kept (read across a commit) keeps none."""
     if not snapshot.kept:
         return render()
     parts = _parts()
-    key = (snapshot.id, snapshot.version, etag)
+    key = (snapshot.id, snapshot.view_token, snapshot.version, etag)
     found = parts.get(key)
     if found is None:
         found = render()

@@ -2,7 +2,7 @@
 
 `current` takes the game's snapshot and pins the write to its version (versions.expect), so a
 change another phone commits meanwhile makes the flush fail; `commit` writes and commits and
-gives the new version; `unit_of_work` turns a lost race into StaleGame with nothing saved and
+gives the new version; `game_write` turns a lost race into StaleGame with nothing saved and
 the session clean for the answer, and runs the write again when PostgreSQL breaks a deadlock or
 a serialization conflict by rolling it back (Busy past a few attempts).
 """
@@ -67,7 +67,7 @@ def commit(game: Game) -> int:
     return version
 
 
-def unit_of_work(write: Callable[P, T]) -> Callable[P, T]:
+def game_write(write: Callable[P, T]) -> Callable[P, T]:
     """A write to one game, all or nothing: StaleGame (nothing saved, the session clean for
     the answer) if another phone changed the game first or took the same round number; run
     again on a deadlock or serialization failure, Busy if that keeps happening."""

@@ -6,7 +6,7 @@ core, writes it pinned to the version it read (versions.py: another phone's chan
 raises StaleGame, nothing is saved) and commits or rolls back.
 
 Under contention on PostgreSQL a write can still lose a deadlock or a serialization check (the
-server picks a victim): `unit_of_work` runs it again, a few times, from a fresh read; past that
+server picks a victim): `game_write` runs it again, a few times, from a fresh read; past that
 it raises Busy, which the views answer with 503 and Retry-After (nothing saved, nothing lost).
 """
 
@@ -25,8 +25,9 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Change, DeviceGame, Game, Player, Round, RoundWrite, Season, utcnow
 from scorekeeper.services.games import late, mapping
 from scorekeeper.services.games.snapshot import Snapshot, snapshot_of
-from scorekeeper.services.games.unit import commit, current, unit_of_work
+from scorekeeper.services.games.unit import commit, current, game_write
 from scorekeeper.services.games.versions import StaleGame
+from scorekeeper.services.unit import unit_of_work
 
 # The history line of a game played on after it had ended (games/__init__.py words it).
 REOPENED = "reopened"
@@ -76,8 +77,8 @@ def create_game(
     """Create a game from a table's choices; raises core.RuleError if they break the rules.
 
     `where`: as add_game (device, club, roster entries, season, night, table)."""
-    game = add_game(players, rules, teams, **where)  # type: ignore[arg-type]
-    db.session.commit()
+    with unit_of_work():
+        game = add_game(players, rules, teams, **where)  # type: ignore[arg-type]
     return game
 
 
@@ -167,24 +168,24 @@ def season_on(club_id: int | None, day: date) -> int | None:
 
 def remember(device: str, game: Game, *, can_edit: bool) -> None:
     """Put the game on this device's list; edit rights, once given, stay."""
-    row = db.session.execute(
-        select(DeviceGame).where(DeviceGame.device == device, DeviceGame.game_id == game.id)
-    ).scalar_one_or_none()
-    if row is None:
-        db.session.add(DeviceGame(device=device, game_id=game.id, can_edit=can_edit))
-    else:
-        row.can_edit = row.can_edit or can_edit
-        row.opened_at = utcnow()
     try:
-        db.session.commit()
+        with unit_of_work():
+            row = db.session.execute(
+                select(DeviceGame).where(DeviceGame.device == device, DeviceGame.game_id == game.id)
+            ).scalar_one_or_none()
+            if row is None:
+                db.session.add(DeviceGame(device=device, game_id=game.id, can_edit=can_edit))
+            else:
+                row.can_edit = row.can_edit or can_edit
+                row.opened_at = utcnow()
     except IntegrityError:  # the same device opened it twice at once: one row is enough
-        db.session.rollback()
+        pass
 
 
 # Rounds ----------------------------------------------------------------------------------------
 
 
-@unit_of_work  # the one unit: _record_round below is its body, not a unit of its own
+@game_write  # the one unit: _record_round below is its body, not a unit of its own
 def record_round(
     game: Game,
     entry: core.RoundEntry,
@@ -220,7 +221,7 @@ def record_round(
         )
     except (StaleGame, IntegrityError):
         # Lost a race: to the same write sent twice (then it is a repeat) or to another phone.
-        # Read what won afresh; else unit_of_work answers StaleGame, nothing saved.
+        # Read what won afresh; else game_write answers StaleGame, nothing saved.
         db.session.rollback()
         first = repeat_of(game, key, digest) if key else None
         if first is None:
@@ -306,7 +307,7 @@ def _record_round(
     return SaveOutcome(check, row, changes=changes, number=next_number, version=version)
 
 
-@unit_of_work
+@game_write
 def edit_round(
     game: Game,
     number: int,
@@ -370,7 +371,7 @@ def edit_round(
     return SaveOutcome(check, row, changes=changes, number=number, version=version)
 
 
-@unit_of_work
+@game_write
 def undo_last_round(
     game: Game,
     *,
@@ -406,15 +407,14 @@ def undo_last_round(
     for player in game.players:
         # A late arrival who joined after the undone round plays it when it is recorded again.
         player.joined_round = min(player.joined_round, undone)
-        # A player who left after it leaves after the round before (before the first: back).
-        if player.left_after is not None and player.left_after >= undone:
-            player.left_after = (undone - 1) or None
+        # A player who left stays gone after the round they left after (RULES.md section 11):
+        # if that is the round undone, it asks for their hand again when it is entered again.
     _finish_if_over(game, snapshot, list(snapshot.results[:-1]))
     commit(game)
     return undone
 
 
-@unit_of_work
+@game_write
 def end_game(game: Game, *, device: str | None = None) -> None:
     """End the game now, as the table agreed; the standings are final from here."""
     if game.ended_early or game.finished_at is not None:
@@ -428,7 +428,7 @@ def end_game(game: Game, *, device: str | None = None) -> None:
     commit(game)
 
 
-@unit_of_work
+@game_write
 def reopen_game(game: Game, *, device: str | None = None) -> None:
     """Reopen a game the table ended by mistake: play goes on from the next round, the final
     figures are cleared and the history says so. Raises GameOver when its rounds themselves
