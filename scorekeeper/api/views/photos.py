@@ -6,7 +6,6 @@ from __future__ import annotations
 from flask import Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import uploads
 from scorekeeper.api import bp, schemas
 from scorekeeper.api.contract import (
     FORBIDDEN,
@@ -18,7 +17,7 @@ from scorekeeper.api.contract import (
 )
 from scorekeeper.api.views.common import GAME, game_for, refuse
 from scorekeeper.services import photos as photo_service
-from scorekeeper.web import limits
+from scorekeeper.web import limits, uploads
 from scorekeeper.web.responses import json_response
 
 

@@ -13,7 +13,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import uploads
 from scorekeeper.access import game_for_device
 from scorekeeper.extensions import csrf
 from scorekeeper.games import bp
@@ -21,7 +20,7 @@ from scorekeeper.games.views.common import render_game, round_form
 from scorekeeper.photos.reader import ADVICE, Reading
 from scorekeeper.services import photos as photo_service
 from scorekeeper.services.games import snapshot_of
-from scorekeeper.web import limits
+from scorekeeper.web import limits, uploads
 
 
 def _wants_json() -> bool:
