@@ -34,12 +34,12 @@ from flask import Flask
 from sqlalchemy import event, func, insert, select, update
 
 from scorekeeper import core, create_app
-from scorekeeper.devices import COOKIE
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, DeviceGame, Game, Hand, Penalty, Player, Round, new_token
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import mapping
 from scorekeeper.services.games.snapshot import light_reads
+from scorekeeper.web.devices import COOKIE
 
 BENCH_DIR = Path(__file__).resolve().parent
 # The phone that created the games the benchmark opens (a valid sk_device cookie value).
@@ -393,7 +393,7 @@ class QueryCounter:
         light_reads.connect(self._light, sender=self.engine)
 
     def _hit(self, _connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        # BEGIN and COMMIT are transaction control, not queries (scorekeeper/sqlite.py sends
+        # BEGIN and COMMIT are transaction control, not queries (scorekeeper/infra/sqlite.py sends
         # them itself; sqlite3 used to send them unseen).
         if not statement.lstrip().upper().startswith(("BEGIN", "COMMIT", "ROLLBACK")):
             self.count += 1

@@ -68,7 +68,7 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "REMEMBER_COOKIE_SECURE": False,
         "REMEMBER_COOKIE_DURATION": timedelta(days=30),
         "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
-        # Limits per client address (Flask-Limiter rate strings; see scorekeeper/limits.py).
+        # Limits per client address (Flask-Limiter rate strings; see scorekeeper/web/limits.py).
         # Far above a club night behind one router: ~10 games at once, a round per table every
         # few minutes. RATELIMIT_ENABLED=False turns them all off.
         "RATELIMIT_ENABLED": True,
@@ -87,7 +87,7 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # request waits for a free slot before it is answered 503 with Retry-After.
         "CHART_RENDER_SLOTS": 2,
         "CHART_RENDER_WAIT": 3.0,
-        # Mail (Flask-Mailman, scorekeeper/mail.py): no MAIL_SERVER writes mails to the log.
+        # Mail (Flask-Mailman, scorekeeper/infra/mail.py): no MAIL_SERVER writes mails to the log.
         "MAIL_SERVER": "",
         "MAIL_PORT": 587,
         "MAIL_USE_TLS": False,

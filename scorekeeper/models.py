@@ -518,7 +518,7 @@ class ClubEvent(Model):
 
 class RateLimitCount(Model):
     """One rate-limit counter (Flask-Limiter's fixed window), kept in the database so every
-    process of every app server counts together (scorekeeper/limit_store.py)."""
+    process of every app server counts together (scorekeeper/web/limit_store.py)."""
 
     __tablename__ = "rate_limit_counts"
 

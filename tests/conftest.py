@@ -212,7 +212,7 @@ class StatementCounter:
         light_reads.connect(self._light, sender=self.engine)
 
     def _hit(self, _connection: object, _cursor: object, statement: str, *_args: object) -> None:
-        # BEGIN and COMMIT are transaction control, not queries (scorekeeper/sqlite.py sends
+        # BEGIN and COMMIT are transaction control, not queries (scorekeeper/infra/sqlite.py sends
         # them itself; sqlite3 used to send them unseen).
         if not statement.lstrip().upper().startswith(("BEGIN", "COMMIT", "ROLLBACK")):
             self.count += 1

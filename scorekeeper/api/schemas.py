@@ -25,7 +25,7 @@ from scorekeeper import core
 from scorekeeper.core.setup import MAX_NAME, PLAYER_LIMITS
 
 # The one model of every JSON refusal ({"error": ...}), shared with the app's error handlers.
-from scorekeeper.responses import Error as Error
+from scorekeeper.web.responses import Error as Error
 
 # Numbers are stored in 32-bit integer columns (PostgreSQL INTEGER): nothing larger is taken.
 MAX_INT = 2**31 - 1

@@ -189,15 +189,6 @@ class ClubSetupForm(SetupForm):
         )
 
 
-class MoveGameForm(FlaskForm):
-    """Move a quick game into one of the clubs where this person scores."""
-
-    club_id = SelectField(
-        _l("Move this game to a club"), coerce=optional_id, choices=[], validate_choice=False
-    )
-    submit = SubmitField(_l("Move to this club"))
-
-
 class DeleteClubForm(FlaskForm):
     """The second step of deleting a club: its name, typed again."""
 

@@ -22,10 +22,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
-from scorekeeper import limits
 from scorekeeper.access import club_for, game_for_device, signed_in_user
-from scorekeeper.devices import current_device
-from scorekeeper.etags import conditional, etag_for, page_etag
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Club, ClubNight
 from scorekeeper.nights import bp
@@ -45,6 +42,9 @@ from scorekeeper.services import ratings as rating_service
 from scorekeeper.services import removals, table_draw
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.nights import NightError
+from scorekeeper.web import limits
+from scorekeeper.web.devices import current_device
+from scorekeeper.web.etags import conditional, etag_for, page_etag
 
 
 def _put_problems(form: FlaskForm, problems, aliases: dict[str, str] | None = None) -> list[str]:

@@ -11,9 +11,9 @@ from scorekeeper.access import club_for
 from scorekeeper.charts import rating as rating_chart
 from scorekeeper.models import utcnow
 from scorekeeper.ratings import bp
-from scorekeeper.responses import svg_response
 from scorekeeper.services import players as player_service
 from scorekeeper.services import ratings as rating_service
+from scorekeeper.web.responses import svg_response
 
 
 @bp.get("/clubs/<id:club_id>/ratings")

@@ -31,7 +31,7 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer
 from scorekeeper.services import games as game_service
-from scorekeeper.services.export_csv import _spreadsheet_safe as spreadsheet_safe
+from scorekeeper.services.export_csv import spreadsheet_safe
 
 MODEL = PlackettLuce()  # library defaults: mu 25, sigma 25/3, beta 25/6
 PROVISIONAL_GAMES = 5

@@ -1,4 +1,4 @@
-"""A hand from a photo on the round sheet (games/photo_views.py): the script's JSON answer, the
+"""A hand from a photo on the round sheet (games/views/photos.py): the script's JSON answer, the
 refusals, and the same photo sent with the whole form when there is no script."""
 
 from __future__ import annotations

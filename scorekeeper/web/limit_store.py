@@ -28,7 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from scorekeeper.extensions import db
-from scorekeeper.sqlite import create_private
+from scorekeeper.infra.sqlite import create_private
 
 # The app's extension key of the engine the counts use.
 _ENGINE = "scorekeeper_limit_engine"

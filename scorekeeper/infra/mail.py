@@ -37,14 +37,14 @@ from sqlalchemy import select
 
 from scorekeeper.config import public_url_parts
 from scorekeeper.extensions import db
-from scorekeeper.logs import redact
+from scorekeeper.infra.logs import redact
 from scorekeeper.models import Membership
 
 mail = Mail()
 # Mails written to the log go through their own logger: the app's logger redacts the tokens
 # in links, and a mail whose link is redacted is no use to the one who reads it.
 log = logging.getLogger("scorekeeper.mail")
-LOG_BACKEND = "scorekeeper.mail.LogEmailBackend"
+LOG_BACKEND = "scorekeeper.infra.mail.LogEmailBackend"
 # The app's extension key of its outbox.
 _OUTBOX = "scorekeeper_outbox"
 # Every outbox of this process, to drain at exit (weak: an app gone needs no draining).

@@ -11,11 +11,11 @@ from flask_babel import gettext as _
 
 from scorekeeper.access import club_for, signed_in_user
 from scorekeeper.clubs import bp
-from scorekeeper.clubs.forms import MoveGameForm
-from scorekeeper.devices import current_device
+from scorekeeper.forms import MoveToClubForm
 from scorekeeper.services import club_games as club_game_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
+from scorekeeper.web.devices import current_device
 
 
 @bp.post("/games/<id:game_id>/move")
@@ -36,7 +36,7 @@ def move_game(game_id: int) -> ResponseReturnValue:
         abort(404)
     if access != "edit":
         abort(403)
-    form = MoveGameForm()
+    form = MoveToClubForm()
     if not form.validate() or form.club_id.data is None:
         flash(_("Choose the club to move the game to."), "error")
         return redirect(back)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from flask import Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import limits, uploads
 from scorekeeper.api import bp, schemas
 from scorekeeper.api.contract import (
     FORBIDDEN,
@@ -16,9 +15,10 @@ from scorekeeper.api.contract import (
     Answer,
     operation,
 )
-from scorekeeper.api.views import GAME, _game_for, _refusal
-from scorekeeper.responses import json_response
+from scorekeeper.api.views.common import GAME, game_for, refuse
 from scorekeeper.services import photos as photo_service
+from scorekeeper.web import limits, uploads
+from scorekeeper.web.responses import json_response
 
 
 @bp.post(f"/games/{GAME}/photos")
@@ -55,7 +55,7 @@ def read_photo(game_id: int) -> Response:
     """Read the tiles on a photo of one hand (edit token; club: scorer), for the game's set:
     each tile's two values, confidence and corners, the total, and advice. Nothing is stored;
     record the hand with the round as usual."""
-    game = _game_for(game_id, edit=True)
+    game = game_for(game_id, edit=True)
     limits.check_game_photo_read(game.id)
     max_bytes = current_app.config["PHOTO_MAX_BYTES"]
     request.max_content_length = max_bytes + photo_service.FORM_ROOM
@@ -72,5 +72,5 @@ def read_photo(game_id: int) -> Response:
         reading = photo_service.read_hand(data, set_max=game.set_size, max_bytes=max_bytes)
     except photo_service.PhotoRefused as refusal:
         headers = None if refusal.retry_after is None else {"Retry-After": str(refusal.retry_after)}
-        raise _refusal(refusal.status, refusal.message, headers) from None
+        raise refuse(refusal.status, refusal.message, headers) from None
     return json_response(schemas.PhotoReading.model_validate(photo_service.answer(reading)))

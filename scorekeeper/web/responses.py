@@ -12,10 +12,10 @@ from urllib.parse import urlsplit
 from flask import Response, current_app
 from pydantic import BaseModel, ConfigDict
 
-from scorekeeper.compression import offer_kept
-from scorekeeper.etags import conditional
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import Snapshot
+from scorekeeper.web.compression import offer_kept
+from scorekeeper.web.etags import conditional
 
 # SVG opened on its own is a document of our origin: let it load nothing and run nothing. Charts
 # and QR codes carry no CSS (charts/draw.py writes presentation attributes), so no style either.

@@ -42,17 +42,16 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.http import quote_etag, unquote_etag
 
-from scorekeeper import devices
-from scorekeeper.compression import GZIP_HEADER, segment
-from scorekeeper.converters import IdConverter
-from scorekeeper.etags import CSRF_SLOT, etag_text, sent_back
 from scorekeeper.forms import WRITE_KEYS, new_write_key
 from scorekeeper.models import etag_of
-from scorekeeper.polls import Poller, cookies_of
 from scorekeeper.services import games as game_service
 from scorekeeper.services.accounts import looks_personal
+from scorekeeper.web import devices
+from scorekeeper.web.compression import GZIP_HEADER, segment
+from scorekeeper.web.converters import IdConverter
+from scorekeeper.web.etags import CSRF_SLOT, environ_sent_back, etag_header, etag_in, etag_text
+from scorekeeper.web.polls import Poller, cookies_of
 
 Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -69,7 +68,7 @@ ROUTES = {
 # A chart's address in a page carries its version (?v=14) so that a browser asks again after a
 # round; the chart view reads nothing of it.
 CACHE_BUSTER = re.compile(r"v=[0-9]{1,10}")
-# The API's bearer token, as api/views.py reads it.
+# The API's bearer token, as api/views/common.py reads it.
 BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9._~+/-]{1,200}=*)")
 # What the address of a page is made of (absolute links, the share link's QR code), before and
 # after a trusted proxy's headers (security.py's ProxyFix runs inside this layer).
@@ -109,10 +108,7 @@ class Kept:
     @property
     def etag(self) -> str | None:
         """The answer's ETag, unquoted (compression makes it weak: the same entity)."""
-        for key, value in self.headers:
-            if key.lower() == "etag":
-                return unquote_etag(value)[0]
-        return None
+        return etag_in(self.headers)
 
     def body(self) -> bytes:
         """The answer's bytes, with new write keys in its slots."""
@@ -255,12 +251,10 @@ def answer_kept(app: Flask, wsgi: Wsgi) -> Wsgi:
         if name is None:
             return wsgi(environ, start_response)
         if kept is not None:
-            asked_for = environ.get("HTTP_IF_NONE_MATCH")
             etag = kept.etag
-            if asked_for and etag:
-                if sent_back(asked_for, etag):
-                    start_response("304 NOT MODIFIED", [("ETag", quote_etag(etag)), *unchanged])
-                    return []
+            if etag and environ_sent_back(environ, etag):
+                start_response("304 NOT MODIFIED", [etag_header(etag), *unchanged])
+                return []
             body = kept.body()
             start_response(kept.status, [*kept.headers, ("Content-Length", str(len(body)))])
             return [body]

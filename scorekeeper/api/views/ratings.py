@@ -7,10 +7,10 @@ from flask_babel import gettext as _
 
 from scorekeeper.api import bp, schemas
 from scorekeeper.api.contract import Answer, operation
-from scorekeeper.api.views import _account, _header_token, _refusal, _unauthorized
-from scorekeeper.responses import json_response
+from scorekeeper.api.views.common import header_token, refuse, token_account, unauthorized
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import ratings as rating_service
+from scorekeeper.web.responses import json_response
 
 CLUB = "<id:club_id>"
 
@@ -33,15 +33,15 @@ CLUB = "<id:club_id>"
 )
 def club_ratings(club_id: int) -> Response:
     """Every rated player of the club: openskill's mu and sigma, unrounded, and the rating."""
-    token = _header_token()
+    token = header_token()
     if token is None:
-        raise _unauthorized(_("Send a personal API token in an Authorization: Bearer header."))
-    account = _account(token)
+        raise unauthorized(_("Send a personal API token in an Authorization: Bearer header."))
+    account = token_account(token)
     if account is None:
-        raise _refusal(403, _("A club's ratings are read with a member's personal API token."))
+        raise refuse(403, _("A club's ratings are read with a member's personal API token."))
     club = club_service.get_club(club_id)
     if club is None or club_service.role_in(account, club_id) is None:
-        raise _refusal(404, _("There is no club %(id)s among this account's clubs.", id=club_id))
+        raise refuse(404, _("There is no club %(id)s among this account's clubs.", id=club_id))
     lines = rating_service.club_ratings(club)
     body = schemas.Ratings(
         [

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from scorekeeper.security import HEADERS
+from scorekeeper.web.security import HEADERS
 
 PATH = "/healthz"
 BODY = b"ok"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Flask, Response, abort, current_app, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper.styles import page_style_sources
+from scorekeeper.web.styles import page_style_sources
 
 # No inline script anywhere (templates load static/js files only) and no inline style but the
 # page's own stylesheets, each allowed by its hash (styles.py), so the policy needs no

@@ -19,7 +19,7 @@ import re
 
 from flask import Flask, Response, request
 
-from scorekeeper import styles
+from scorekeeper.web import styles
 
 COMMENT_LINE = re.compile(r"^[ \t]*//[^\n]*\n", re.M)
 INDENT = re.compile(r"^[ \t]+", re.M)

@@ -30,6 +30,8 @@ from typing import Any
 
 from flask import Flask, Response, g, request
 
+from scorekeeper.web.etags import weaken
+
 # Below this a gzip header and a second packet cost more than they save.
 MIN_SIZE = 500
 TEXT_TYPES = frozenset(
@@ -102,9 +104,7 @@ def compress(response: Response) -> Response:
         return response
     response.set_data(gzipped(data, [part() for part in g.get("compressed_parts", ())]))
     response.headers["Content-Encoding"] = "gzip"
-    etag, weak = response.get_etag()
-    if etag and not weak:
-        response.set_etag(etag, weak=True)
+    weaken(response)
     return response
 
 

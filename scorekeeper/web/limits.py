@@ -28,8 +28,8 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyRequests
 
-from scorekeeper import limit_store  # noqa: F401  (registers the "database://" storage)
 from scorekeeper.extensions import limiter
+from scorekeeper.web import limit_store  # noqa: F401  (registers the "database://" storage)
 
 # The extension key of the app's chart-drawing slots (one semaphore per app, so per process).
 _SLOTS = "scorekeeper_chart_slots"

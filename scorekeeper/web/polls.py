@@ -2,7 +2,7 @@
 page's live part every few seconds with the ETag it holds, and while the game is unchanged the
 answer is a 304 from one light query, with no request context, session, hooks or template.
 
-The ETag is the views' own (`etags.etag_text`, what `etag_for` makes in `games/views.py`'s
+The ETag is the views' own (`etags.etag_text`, what `etag_for` makes in `games/views/pages.py`'s
 `live` and `_share_page`): the game's version, the part, the reader's access and language.
 Whatever this layer cannot decide exactly as the views do goes on to Flask, which answers the
 same request the same way: a reader signed in (their account's language) or with a session this
@@ -22,17 +22,23 @@ from itsdangerous import BadSignature
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header, quote_etag
+from werkzeug.http import parse_accept_header
 from werkzeug.sansio.http import parse_cookie
 
-from scorekeeper import devices
-from scorekeeper.converters import IdConverter
-from scorekeeper.etags import REVALIDATE, etag_text, sent_back
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, locales, phone_locale
 from scorekeeper.models import etag_of
-from scorekeeper.security import HEADERS, HSTS
 from scorekeeper.services import games as game_service
+from scorekeeper.web import devices
+from scorekeeper.web.converters import IdConverter
+from scorekeeper.web.etags import (
+    REVALIDATE,
+    environ_asks,
+    environ_sent_back,
+    etag_header,
+    etag_text,
+)
+from scorekeeper.web.security import HEADERS, HSTS
 
 Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -104,9 +110,9 @@ class Poller:
             return None
         shown["language"] = self.language(cookies, environ.get("HTTP_ACCEPT_LANGUAGE"))
         etag = etag_text(etag_of(ref.id, ref.version, ref.view_token), shown)
-        if not sent_back(environ.get("HTTP_IF_NONE_MATCH"), etag):
+        if not environ_sent_back(environ, etag):
             return None
-        return [("ETag", quote_etag(etag)), *self.headers]
+        return [etag_header(etag), *self.headers]
 
     def app_engine(self) -> Engine:
         """The app's database engine (made once by Flask-SQLAlchemy): a poll's one query runs
@@ -170,7 +176,7 @@ def answer_polls(app: Flask, wsgi: Wsgi) -> Wsgi:
     poller = Poller(app)
 
     def poll(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if environ.get("REQUEST_METHOD") == "GET" and environ.get("HTTP_IF_NONE_MATCH"):
+        if environ.get("REQUEST_METHOD") == "GET" and environ_asks(environ):
             headers = poller.unchanged(environ)
             if headers is not None:
                 start_response("304 NOT MODIFIED", headers)

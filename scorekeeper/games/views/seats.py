@@ -10,10 +10,10 @@ from flask_babel import gettext as _
 
 from scorekeeper import core
 from scorekeeper.access import game_for_device
-from scorekeeper.devices import current_device
 from scorekeeper.games import bp
 from scorekeeper.i18n import problem_text
 from scorekeeper.services import games as game_service
+from scorekeeper.web.devices import current_device
 
 
 @bp.post("/games/<id:game_id>/leave")

@@ -18,13 +18,13 @@ from flask_babel import format_number
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import limits
 from scorekeeper.access import signed_in_user
 from scorekeeper.clubs import bp
 from scorekeeper.clubs.forms import ImportForm
 from scorekeeper.extensions import csrf
 from scorekeeper.i18n import problem_text
 from scorekeeper.services import importer
+from scorekeeper.web import limits
 
 # Room for the multipart envelope and the CSRF field around a file of the largest size.
 FORM_ROOM = 64 * 1024

@@ -17,8 +17,8 @@ from scorekeeper.charts import game as game_chart
 from scorekeeper.charts.cache import CACHE, digest
 from scorekeeper.games import bp
 from scorekeeper.i18n import prefer_locale
-from scorekeeper.responses import svg_response
 from scorekeeper.services.games import GameRef
+from scorekeeper.web.responses import svg_response
 
 
 def _chart(game: GameRef, kind: str) -> Response:

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from flask import Response
 
-from scorekeeper import core, limits
+from scorekeeper import core
 from scorekeeper.api import bp, schemas, serialise
 from scorekeeper.api.contract import (
     BAD_BODY,
@@ -22,20 +22,22 @@ from scorekeeper.api.contract import (
     operation,
     read,
 )
-from scorekeeper.api.views import (
+from scorekeeper.api.views.common import (
     API_DEVICE,
     GAME,
     ApiError,
-    _expected_version,
-    _game_for,
-    _problems,
-    _stale,
-    _with_game,
+    as_problems,
+    expected_version,
+    game_for,
+    stale_refusal,
+    with_game,
 )
 from scorekeeper.services import games as game_service
+from scorekeeper.web import limits
+from scorekeeper.web.etags import ETAG_HEADER, IF_MATCH_HEADER
 
 SEAT_CHANGE = {
-    200: Answer("Done: the game as it is now.", (schemas.Game,), ("ETag",)),
+    200: Answer("Done: the game as it is now.", (schemas.Game,), (ETAG_HEADER,)),
     400: BAD_BODY,
     401: UNAUTHORIZED,
     403: FORBIDDEN,
@@ -55,7 +57,7 @@ SEAT_CHANGE = {
     SEAT_CHANGE,
     body=schemas.SeatChange,
     security=GAME_SECURITY,
-    parameters=("If-Match",),
+    parameters=(IF_MATCH_HEADER,),
 )
 @limits.round_writes
 def leave(game_id: int) -> Response:
@@ -71,7 +73,7 @@ def leave(game_id: int) -> Response:
     SEAT_CHANGE,
     body=schemas.SeatChange,
     security=GAME_SECURITY,
-    parameters=("If-Match",),
+    parameters=(IF_MATCH_HEADER,),
 )
 @limits.round_writes
 def come_back(game_id: int) -> Response:
@@ -81,9 +83,9 @@ def come_back(game_id: int) -> Response:
 
 
 def _seat_change(game_id: int, change: Callable[..., int]) -> Response:
-    found = _game_for(game_id, edit=True)
+    found = game_for(game_id, edit=True)
     wanted = read(schemas.SeatChange)
-    expected = _expected_version(found)
+    expected = expected_version(found)
     try:
         change(found, wanted.player, device=API_DEVICE, expected_version=expected)
     except core.RuleError as error:
@@ -91,7 +93,7 @@ def _seat_change(game_id: int, change: Callable[..., int]) -> Response:
             problem if problem.field else replace(problem, field="player")
             for problem in error.problems
         ]
-        raise ApiError(422, serialise.errors(_problems(problems))) from None
+        raise ApiError(422, serialise.errors(as_problems(problems))) from None
     except game_service.StaleGame:
-        raise _stale(game_id, precondition=expected is not None) from None
-    return _with_game(serialise.game(found), found)
+        raise stale_refusal(game_id, precondition=expected is not None) from None
+    return with_game(serialise.game(found), found)

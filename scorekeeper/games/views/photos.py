@@ -13,14 +13,14 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import limits, uploads
 from scorekeeper.access import game_for_device
 from scorekeeper.extensions import csrf
 from scorekeeper.games import bp
-from scorekeeper.games.views import _render_game, _round_form
+from scorekeeper.games.views.common import render_game, round_form
 from scorekeeper.photos.reader import ADVICE, Reading
 from scorekeeper.services import photos as photo_service
 from scorekeeper.services.games import snapshot_of
+from scorekeeper.web import limits, uploads
 
 
 def _wants_json() -> bool:
@@ -34,8 +34,8 @@ def _refused(game, access: str, refusal: photo_service.PhotoRefused) -> Response
         return jsonify(error=refusal.message), refusal.status, headers
     flash(refusal.message, "error")
     # Past the size limit the form is not read: the page starts afresh.
-    form = None if refusal.status == 413 else _round_form(game, snapshot_of(game), request.form)
-    page = make_response(_render_game(game, access, form=form, status=refusal.status))
+    form = None if refusal.status == 413 else round_form(game, snapshot_of(game), request.form)
+    page = make_response(render_game(game, access, form=form, status=refusal.status))
     page.headers.update(headers)
     return page
 
@@ -98,7 +98,7 @@ def answer(reading: Reading) -> dict[str, object]:
 
 def _fill_hand(game, access: str, seat: int | None, reading: Reading) -> ResponseReturnValue:
     """Without the script: the round form as sent, that hand's tiles ticked from the photo."""
-    form = _round_form(game, snapshot_of(game), request.form)
+    form = round_form(game, snapshot_of(game), request.form)
     names = [f"{max(t.pips)}-{min(t.pips)}" for t in reading.tiles]
     doubtful = [f"{max(t.pips)}-{min(t.pips)}" for t in reading.tiles if t.low_confidence]
     for code in reading.advice:
@@ -116,4 +116,4 @@ def _fill_hand(game, access: str, seat: int | None, reading: Reading) -> Respons
         if doubtful:
             message += " " + _("Look twice at: %(tiles)s.", tiles=", ".join(doubtful))
         flash(message, "info")
-    return _render_game(game, access, form=form)
+    return render_game(game, access, form=form)

@@ -1,0 +1,13 @@
+"""The clubs blueprint's routes, one module for each thing a club organiser does (routes register
+on bp)."""
+
+from scorekeeper.clubs.views import (  # noqa: F401
+    admin,
+    clubs,
+    games,
+    importing,
+    invites,
+    members,
+    moving,
+    roster,
+)
