@@ -6,7 +6,7 @@ Players are named as the club's roster has them (services.roster).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -156,11 +156,12 @@ def guest_links(club: Club) -> list[GuestLink]:
 
 
 @unit_of_work()
-def link_guests(club: Club) -> list[GuestLink]:
-    """Link every guest seat guest_links finds to its roster player, in one transaction; each
-    game touched moves to a new version (services/games/versions.py), so its pages, the club's
-    ratings and player pages count it at once. Returns what was linked."""
-    links = guest_links(club)
+def link_guests(club: Club, seat_ids: Collection[int]) -> list[GuestLink]:
+    """Link the guest seats the owner was shown (`seat_ids`, from guest_links) to their roster
+    players, in one transaction; a seat no longer linkable is left as it is. Each game touched
+    moves to a new version (services/games/versions.py), so its pages, the club's ratings and
+    player pages count it at once. Returns what was linked."""
+    links = [link for link in guest_links(club) if link.seat.id in seat_ids]
     for link in links:
         link.seat.roster_player_id = link.entry.id
     return links
