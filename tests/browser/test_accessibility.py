@@ -49,6 +49,7 @@ def pages(t: Tables) -> dict[str, str]:
         "club": club,
         "club new game": f"{club}/games/new",
         "roster": f"{club}/roster",
+        "link guests to the roster": f"{club}/guests",
         "members": f"{club}/members",
         "invites": f"{club}/invites",
         "settings": f"{club}/settings",

@@ -59,7 +59,7 @@ def test_the_owner_previews_and_links_guests_to_the_roster(app, client, world):
     assert "No finished games yet" in client.get(f"/clubs/{world.club}/players/{ana}").text
 
     preview = client.get(f"/clubs/{world.club}/guests").text
-    assert "2 seats in 1 game" in preview
+    assert "2 seats to link" in preview
     assert "Guest “ana” becomes Ana" in preview and "Guest “Ben” becomes Ben" in preview
     assert "Zed" not in preview.split("<h1>", 1)[1]
 
