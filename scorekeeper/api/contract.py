@@ -303,7 +303,7 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "name": "If-None-Match",
         "in": "header",
         "required": False,
-        "description": "The ETag you have: 304 if the game has not changed since.",
+        "description": "The ETag you have: 304 if the answer has not changed since.",
         "schema": {"type": "string"},
         "example": '"g1v1"',
     },
