@@ -398,22 +398,24 @@ def ratings_mark(club: Club, day: date | None = None) -> tuple[int, ...]:
     version) and its merged roster entries. A page showing those ratings names its ETag with
     this mark, and the kept replay is read only at the mark it was made at."""
     played = (Game.played_on < day,) if day is not None else ()
-    games = db.session.execute(
+    merged = (RosterPlayer.club_id == club.id, RosterPlayer.merged_into_id.is_not(None))
+    figures = db.session.execute(
         select(
             func.count(Game.id),
             func.max(Game.id),
             func.sum(Game.version),
             func.sum(cast(Game.id, BigInteger) * Game.version),
+            *(
+                select(aggregate).where(*merged).scalar_subquery()
+                for aggregate in (
+                    func.count(RosterPlayer.id),
+                    func.sum(RosterPlayer.id),
+                    func.sum(RosterPlayer.merged_into_id),
+                )
+            ),
         ).where(Game.club_id == club.id, Game.finished_at.is_not(None), *played)
     ).one()
-    merged = db.session.execute(
-        select(
-            func.count(RosterPlayer.id),
-            func.sum(RosterPlayer.id),
-            func.sum(RosterPlayer.merged_into_id),
-        ).where(RosterPlayer.club_id == club.id, RosterPlayer.merged_into_id.is_not(None))
-    ).one()
-    return tuple(int(figure or 0) for figure in (*games, *merged))
+    return tuple(int(figure or 0) for figure in figures)
 
 
 def mark_text(club: Club) -> str:
