@@ -15,7 +15,7 @@ from scorekeeper.charts import draw
 from scorekeeper.charts.cache import CACHE, digest
 from scorekeeper.charts.text import ChartText, chart_text, locale
 from scorekeeper.models import Club
-from scorekeeper.services.ratings import BASE, Step
+from scorekeeper.services.rating_replay import BASE, Step
 
 # Part of every chart's key: bump it when draw.rating_chart draws differently.
 CHART_STYLE = 1
@@ -27,15 +27,11 @@ def labels_of(steps: Sequence[Step]) -> list[str]:
     return [format_date(step.played_on, "short", locale=found or "en") for step in steps]
 
 
-def shown(entry_id: int, text: ChartText | None = None) -> dict[str, object]:
-    """Everything a player's rating chart shows besides the club's ratings (and the language):
-    for its ETag."""
+def shown(entry_id: int, text: ChartText | None = None) -> str:
+    """Everything a player's rating chart shows besides the club's ratings and the language
+    (whose chart, its drawing style, its words): for its ETag."""
     words = text or chart_text()
-    return {
-        "chart": f"rating-{entry_id}",
-        "style": f"{CHART_STYLE}.{draw.STYLE}",
-        "words": words.digest,
-    }
+    return f"rating-{entry_id}-s{CHART_STYLE}.{draw.STYLE}-{words.digest}"
 
 
 def chart_key(steps: Sequence[Step], labels: Sequence[str], text: ChartText | None = None) -> str:

@@ -75,7 +75,7 @@ def player_chart(club_id: int, entry_id: int) -> Response:
     club, _role = club_for(club_id)
     if entry_id not in player_service.roster_entries(club):
         abort(404)
-    etag = etag_for(rating_service.mark_text(club), **rating_chart.shown(entry_id))
+    etag = etag_for(rating_service.mark_text(club), chart=rating_chart.shown(entry_id))
 
     def render() -> bytes:
         rated = rating_service.player_rating(club, entry_id)

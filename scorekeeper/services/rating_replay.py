@@ -8,9 +8,11 @@ about 0 and 2000 and whole numbers are precise enough.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -189,10 +191,25 @@ def replay_json(replayed: Replay) -> str:
 
 def replay_of_json(text: str) -> Replay:
     """The replay replay_json wrote: equal to the one it was given."""
-    data = json.loads(text)
-    matches = [
-        Match(game_id, date.fromordinal(day), night, tuple(map(tuple, teams)), tuple(ranks))
-        for game_id, day, night, teams, ranks in data["matches"]
-    ]
-    trail = {int(who): [tuple(step) for step in steps] for who, steps in data["trail"].items()}
+    with _collector_paused():
+        data = json.loads(text)
+        matches = [
+            Match(game_id, date.fromordinal(day), night, tuple(map(tuple, teams)), tuple(ranks))
+            for game_id, day, night, teams, ranks in data["matches"]
+        ]
+        trail = {int(who): [tuple(step) for step in steps] for who, steps in data["trail"].items()}
     return Replay(matches, trail)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while a replay is read back: the read makes
+    about 100,000 containers without a cycle among them, and the collections their count sets
+    off scan everything alive again and again (20 ms of CPU for 3,000 games, 120 with them)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -29,8 +29,10 @@ from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer
 from scorekeeper.services import games as game_service
 from scorekeeper.services import ratings_kept
 from scorekeeper.services.export_csv import _spreadsheet_safe as spreadsheet_safe
+
+# The model lives in rating_replay.py; the service's callers also know these names from here.
+from scorekeeper.services.rating_replay import BASE as BASE
 from scorekeeper.services.rating_replay import (
-    BASE,
     MODEL,
     Match,
     Replay,
@@ -38,10 +40,10 @@ from scorekeeper.services.rating_replay import (
     replay,
     replay_json,
     replay_of_json,
-    scaled,
 )
 from scorekeeper.services.rating_replay import SCALE as SCALE
 from scorekeeper.services.rating_replay import rate_in_place as rate_in_place
+from scorekeeper.services.rating_replay import scaled as scaled
 
 PROVISIONAL_GAMES = 5
 
