@@ -159,6 +159,7 @@ def kept_figures(club: Club, mark: str) -> list[Figure]:
 
 
 def cast_figure(figure: list[object]) -> Figure:
+    """A figure as JSON gives it back (a list), checked and typed."""
     entry_id, mu, sigma, games, change = figure
     assert isinstance(entry_id, int) and isinstance(mu, float) and isinstance(sigma, float)
     assert isinstance(games, int) and (change is None or isinstance(change, int))
@@ -171,6 +172,10 @@ def _replay_and_keep(
     """Replay the club's games from scratch and keep the result under `mark`, read before the
     games (a game changed meanwhile moves the mark: the next view replays again). A thread
     that waited for another's replay of the club finds it kept."""
+    if not ratings_kept.may_store():  # a write under way: replay for it alone, wait for nobody
+        replayed = replay(club_matches(club.id, entries))
+        ratings_kept.REPLAYS[club.id] += 1
+        return rating_figures(club, replayed), replayed
     with ratings_kept.turn(club.id):
         found = ratings_kept.read(club.id, mark, "lines", "replay")
         if found:

@@ -55,7 +55,7 @@ def read(club_id: int, mark: str, *columns: str) -> Sequence[str] | None:
 def store(club_id: int, mark: str, lines: str, replay: str) -> bool:
     """Keep the replay made at `mark` in place of the club's last one; False if it was not
     kept (a write under way in this session, or the database busy: the next view replays)."""
-    if not _may_store():
+    if not may_store():
         return False
     values = {"club_id": club_id, "mark": mark, "lines": lines, "replay": replay}
     values["computed_at"] = utcnow()
@@ -74,9 +74,10 @@ def store(club_id: int, mark: str, lines: str, replay: str) -> bool:
     return True
 
 
-def _may_store() -> bool:
-    """Only a read stores: a replay read in a session that is writing may show rows it later
-    rolls back (and on SQLite a second connection would wait for this one's lock)."""
+def may_store() -> bool:
+    """True if a replay made now may be kept. Only a read stores: a replay read in a session
+    that is writing may show rows it later rolls back (and on SQLite a second connection would
+    wait for this one's lock)."""
     if has_request_context() and request.method not in ("GET", "HEAD"):
         return False
     session = db.session()  # the request's own session, not its scoped proxy
