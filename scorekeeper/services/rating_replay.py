@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 from openskill.models.weng_lin.common import _unwind
@@ -182,23 +183,38 @@ def rate_in_place(teams: list[list[PlackettLuceRating]], ranks: Sequence[int]) -
 
 
 def replay_json(replayed: Replay) -> str:
-    """The replay as JSON: floats as repr writes them, so they read back bit for bit."""
+    """The replay as JSON: floats as repr writes them, so they read back bit for bit. Each
+    player's trail is a JSON text of its own, so that one player's is read without the others'."""
     matches = [
         (m.game_id, m.played_on.toordinal(), m.night_id, m.teams, m.ranks) for m in replayed.matches
     ]
-    return json.dumps({"matches": matches, "trail": replayed.trail}, separators=(",", ":"))
+    trail = {who: json.dumps(steps, separators=(",", ":")) for who, steps in replayed.trail.items()}
+    return json.dumps({"matches": matches, "trail": trail}, separators=(",", ":"))
 
 
-def replay_of_json(text: str) -> Replay:
-    """The replay replay_json wrote: equal to the one it was given."""
+def replay_of_json(text: str, only: int | None = None) -> Replay:
+    """The replay replay_json wrote: equal to the one it was given; or, `only` one roster
+    player's, the same for them (their matches alone, in order: their steps, rating now and
+    on any day are the whole replay's)."""
     with _collector_paused():
         data = json.loads(text)
-        matches = [
-            Match(game_id, date.fromordinal(day), night, tuple(map(tuple, teams)), tuple(ranks))
-            for game_id, day, night, teams, ranks in data["matches"]
-        ]
-        trail = {int(who): [tuple(step) for step in steps] for who, steps in data["trail"].items()}
-    return Replay(matches, trail)
+        rows = data["matches"]
+        if only is None:
+            matches = [_match(row) for row in rows]
+            trail = {
+                int(who): [tuple(step) for step in json.loads(steps)]
+                for who, steps in data["trail"].items()
+            }
+            return Replay(matches, trail)
+        own = json.loads(data["trail"].get(str(only), "[]"))
+        matches = [_match(rows[step[0]]) for step in own]
+        steps = [(number, mu, sigma, rank) for number, (_i, mu, sigma, rank) in enumerate(own)]
+        return Replay(matches, {only: steps} if steps else {})
+
+
+def _match(row: list[Any]) -> Match:
+    game_id, day, night, teams, ranks = row
+    return Match(game_id, date.fromordinal(day), night, tuple(map(tuple, teams)), tuple(ranks))
 
 
 @contextmanager

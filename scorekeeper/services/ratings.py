@@ -137,13 +137,16 @@ def _partnership(match: Match, merged: dict[int, int | None]) -> Match:
     return replace(match, teams=tuple(teams), ranks=tuple(ranks))
 
 
-def club_replay(club: Club, entries: dict[int, RosterPlayer] | None = None) -> Replay:
+def club_replay(
+    club: Club, entries: dict[int, RosterPlayer] | None = None, only: int | None = None
+) -> Replay:
     """The club's ratings as a replay from scratch of its finished games gives them: the kept
     one if it was made at today's mark, else replayed and kept (`entries`: every roster entry
-    of the club, if the caller has read them)."""
+    of the club, if the caller has read them; `only`: a roster entry whose ratings alone are
+    wanted, see replay_of_json)."""
     mark = mark_text(club)
     found = ratings_kept.read(club.id, mark, "replay")
-    return replay_of_json(found[0]) if found else _replay_and_keep(club, mark, entries)[1]
+    return replay_of_json(found[0], only) if found else _replay_and_keep(club, mark, entries)[1]
 
 
 # A figure: a rated player's (roster id, mu, sigma, games, change since the last night).
@@ -321,7 +324,7 @@ def player_rating(
     club: Club, entry_id: int, entries: dict[int, RosterPlayer] | None = None
 ) -> PlayerRating:
     """One player's rating and history from a replay of the club's games."""
-    replayed = club_replay(club, entries)
+    replayed = club_replay(club, entries, only=entry_id)
     steps = replayed.steps(entry_id)
     mu, sigma = replayed.current(entry_id)
     best = max(steps, key=lambda s: (s.change, s.played_on, s.game_id), default=None)

@@ -249,9 +249,17 @@ def test_the_kept_replay_is_the_replay_bit_for_bit(app, league):
         from_scratch = rating_service.replay(rating_service.club_matches(league.club))
         assert rating_service.club_replay(club) == from_scratch  # replayed and kept
         assert rating_service.club_replay(club) == from_scratch  # read back from the row
-        assert rating_service.replay_of_json(rating_service.replay_json(from_scratch)) == (
-            from_scratch
-        )
+        text = rating_service.replay_json(from_scratch)
+        assert rating_service.replay_of_json(text) == from_scratch
+        # One player's part (a chart, a player page) is theirs in the whole replay.
+        for who in (league.ana, league.ben, league.cy, league.dee, 999999):
+            own = rating_service.replay_of_json(text, only=who)
+            assert own.steps(who) == from_scratch.steps(who)
+            assert own.current(who) == from_scratch.current(who)
+            assert own.last_played(who) == from_scratch.last_played(who)
+            rated = rating_service.player_rating(club, who)
+            assert rated.steps == from_scratch.steps(who)
+            assert (rated.mu, rated.sigma) == from_scratch.current(who)
 
 
 def test_threads_opening_new_ratings_at_once_replay_them_once(app, league):
