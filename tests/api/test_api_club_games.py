@@ -25,7 +25,8 @@ def world(app):
 
 @pytest.fixture
 def roster(app, world) -> dict[str, int]:
-    return dict(zip(("Ana", "Ben", "Cy"), add_roster(app, world.club, "Ana", "Ben", "Cy")))
+    names = ("Ana", "Ben", "Cy")
+    return dict(zip(names, add_roster(app, world.club, *names), strict=True))
 
 
 def bearer(app, user_id: int) -> dict[str, str]:
@@ -81,7 +82,8 @@ def test_the_form_and_the_api_seat_the_same_names_alike(app, client, world, rost
     create(client, bearer(app, world.scorer), club_id=world.club, players=["ANA", " ben ", "Zed"])
     as_(client, app, world, "scorer")
     form = {"players-0": "ANA", "players-1": " ben ", "players-2": "Zed"}
-    made = client.post(f"/clubs/{world.club}/games/new", data={**form, "game_type": "mexican_train"})
+    form["game_type"] = "mexican_train"
+    made = client.post(f"/clubs/{world.club}/games/new", data=form)
     assert made.status_code == 302
     with app.app_context():
         games = db.session.query(Game).order_by(Game.id).all()

@@ -57,6 +57,7 @@ def test_the_owner_previews_and_links_guests_to_the_roster(app, client, world):
     assert "2 guest seats have the names of roster players" in club_page
     assert f'href="/clubs/{world.club}/guests"' in club_page
     assert "No finished games yet" in client.get(f"/clubs/{world.club}/players/{ana}").text
+    assert "No finished games yet" in client.get(f"/clubs/{world.club}/ratings").text
 
     preview = client.get(f"/clubs/{world.club}/guests").text
     assert "2 seats to link" in preview
@@ -77,8 +78,9 @@ def test_the_owner_previews_and_links_guests_to_the_roster(app, client, world):
     assert "guest seats have the names" not in club_page
     assert "Guest, in no rating: Zed" in club_page
     assert "No finished games yet" not in client.get(f"/clubs/{world.club}/players/{ana}").text
-    ratings = client.get(f"/clubs/{world.club}/ratings").text
-    assert "Ana" in ratings and "Ben" in ratings
+    ratings = client.get(f"/clubs/{world.club}/ratings").text  # the kept replay moved on
+    assert "No finished games yet" not in ratings
+    assert "Ana" in ratings and "Ben" in ratings and "Zed" not in ratings
 
 
 def seat_ids(app, club_id: int, *game_ids: int) -> str:
