@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(not AXE.exists(), reason="npm install (make axe)
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tables]:
-    yield from serve(tmp_path_factory.mktemp("a11y"), make_user, make_club, add_roster)
+    yield from serve(tmp_path_factory.mktemp("a11y"), make_user, make_club, add_roster, guests=True)
 
 
 def pages(t: Tables) -> dict[str, str]:
