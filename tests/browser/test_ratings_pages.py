@@ -26,6 +26,10 @@ OWNER = "olive.ratings@example.com"
 NAMES = ["Anabel", "Benjamin", "Cyrille", "Dimitra", "Esperanza", "Finnegan", "Gustavo", "Hanne"]
 SMALL_PHONE = {"width": 360, "height": 740}
 SHOT_PHONE = {"width": 390, "height": 844}
+# Every chance table within the page's width, none scrolling inside itself.
+CHANCES_FIT = """() => [...document.querySelectorAll('.chance-table')].every(
+  (t) => t.getBoundingClientRect().right <= document.documentElement.clientWidth
+    && t.scrollWidth <= t.clientWidth + 1)"""
 
 
 def _play(app, club_id: int, rng: random.Random) -> dict[str, int]:
@@ -106,6 +110,16 @@ def test_the_ratings_pages_fit_a_small_phone(owner: Page, club) -> None:
     ):
         owner.goto(f"{base}{path}")
         assert owner.evaluate(NO_SIDE_SCROLL), path
+    # A night's chances: four columns (who, skill, rating, chance) fit without scrolling sideways.
+    owner.goto(f"{base}/clubs/{club_id}/nights/{club['night']}")
+    expect(owner.locator(".chance-table tbody tr")).to_have_count(8)
+    assert owner.evaluate(CHANCES_FIT)
+    owner.evaluate("document.getElementById('chances-heading').scrollIntoView()")
+    shot(owner, "night-chances-360.png")
+    owner.set_viewport_size(SHOT_PHONE)
+    owner.evaluate("document.getElementById('chances-heading').scrollIntoView()")
+    shot(owner, "night-chances.png")
+    owner.set_viewport_size(SMALL_PHONE)
     owner.goto(f"{base}/clubs/{club_id}/ratings")
     expect(owner.locator(".ratings-table tbody tr")).to_have_count(len(NAMES))
     owner.set_viewport_size(SHOT_PHONE)
