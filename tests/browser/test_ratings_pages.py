@@ -114,8 +114,6 @@ def test_the_ratings_pages_fit_a_small_phone(owner: Page, club) -> None:
     owner.goto(f"{base}/clubs/{club_id}/nights/{club['night']}")
     expect(owner.locator(".chance-table tbody tr")).to_have_count(8)
     assert owner.evaluate(CHANCES_FIT)
-    owner.evaluate("document.getElementById('chances-heading').scrollIntoView()")
-    shot(owner, "night-chances-360.png")
     owner.set_viewport_size(SHOT_PHONE)
     owner.evaluate("document.getElementById('chances-heading').scrollIntoView()")
     shot(owner, "night-chances.png")
