@@ -444,9 +444,9 @@ def ratings_mark(club: Club, cut: Cut | None = None) -> tuple[int, ...]:
     this mark, and the kept replay is read only at the mark it was made at."""
     played: tuple[ColumnElement[bool], ...] = ()
     if cut is not None:
-        same_day = (Game.played_on == cut.day,)
+        same_day: list[ColumnElement[bool]] = [Game.played_on == cut.day]
         if cut.game_id is not None:
-            same_day += (Game.id < cut.game_id,)
+            same_day.append(Game.id < cut.game_id)
         played = (or_(Game.played_on < cut.day, and_(*same_day)),)
     merged = (RosterPlayer.club_id == club.id, RosterPlayer.merged_into_id.is_not(None))
     figures = db.session.execute(
