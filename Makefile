@@ -127,6 +127,13 @@ bench/lighthouse/node_modules/.bin/lighthouse: bench/lighthouse/package.json
 	cd bench/lighthouse && npm ci --no-audit --no-fund
 	touch $@
 
+# Issue 31's club night through gunicorn (bench/README.md, "A club night"): 16 phones' photos of
+# ../shared/photos-dev beside a scorer's round saves, then 8 members reloading a 3,000-game
+# club's ratings beside a polling table. About 3 minutes; writes bench/results-table-load.json.
+.PHONY: bench-table
+bench-table: $(STAMP) compile
+	$(BIN)/python bench/table_load.py $(BENCH_ARGS)
+
 # How well the photo reader counts hands (issue 20): a synthetic set drawn by
 # training/synthetic.py and the real photos of ../shared/photos-dev/ when that folder
 # exists (measured only: never trained or tuned on). Run it under `nice -n 19` on a shared machine.

@@ -24,10 +24,11 @@ worker_class = "gthread"
 # behind a buffering proxy (docs/deploy.md), as gunicorn advises.
 workers = int(os.environ.get("WORKERS") or 2 * (os.cpu_count() or 1))
 threads = int(os.environ.get("THREADS") or 1)
-# Access and error lines on stdout/stderr; tokens and credentials redacted (scorekeeper/logs.py).
+# Access and error lines on stdout/stderr; tokens and credentials redacted
+# (scorekeeper/infra/logs.py).
 accesslog = "-"
 errorlog = "-"
-logger_class = "scorekeeper.logs.RedactingGunicornLogger"
+logger_class = "scorekeeper.infra.logs.RedactingGunicornLogger"
 # Time for a slow request to finish when a worker is told to stop.
 graceful_timeout = 20
 # gunicornc's control socket has one default path per user ($HOME/.gunicorn/gunicorn.ctl):

@@ -272,7 +272,7 @@ def version_of(headers: dict[str, str]) -> int:
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _children() -> dict[int, list[int]]:
+def process_tree() -> dict[int, list[int]]:
     """Every process's children, by parent id (from /proc)."""
     tree: dict[int, list[int]] = defaultdict(list)
     for entry in Path("/proc").iterdir():
@@ -288,7 +288,7 @@ def _children() -> dict[int, list[int]]:
 def tree_cpu(roots: list[int]) -> float:
     """CPU seconds (user + system) used so far by these processes and all their descendants
     (threads included; children that ended and were waited for, too)."""
-    tree, total, todo, seen = _children(), 0, list(roots), set()
+    tree, total, todo, seen = process_tree(), 0, list(roots), set()
     while todo:
         pid = todo.pop()
         # gunicorn's workers carry their master's command line: found as roots and as its

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from run import BENCH_DEVICE  # noqa: E402
 from weight import ARGS, CHROMIUM, build, serve  # noqa: E402
 
-from scorekeeper.devices import COOKIE  # noqa: E402
+from scorekeeper.web.devices import COOKIE  # noqa: E402
 
 HERE = Path(__file__).parent
 RESULTS = HERE / "results-main-thread.json"

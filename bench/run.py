@@ -34,12 +34,12 @@ from flask import Flask
 from sqlalchemy import event, func, insert, select, update
 
 from scorekeeper import core, create_app
-from scorekeeper.devices import COOKIE
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, DeviceGame, Game, Hand, Penalty, Player, Round, new_token
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import mapping
 from scorekeeper.services.games.snapshot import light_reads
+from scorekeeper.web.devices import COOKIE
 
 BENCH_DIR = Path(__file__).resolve().parent
 # The phone that created the games the benchmark opens (a valid sk_device cookie value).
@@ -216,10 +216,13 @@ def _next_ids() -> dict[type, int]:
     }
 
 
-def write_in_bulk(plans: Sequence[GamePlan]) -> list[int]:
+def write_in_bulk(
+    plans: Sequence[GamePlan], club_id: int | None = None, roster: dict[str, int] | None = None
+) -> list[int]:
     """Write the games in one transaction, row for row what create_game + record_round store
     (scores from core.check_round, history lines from services.describe_hand), at their
-    planned times. tests/test_query_counts.py checks the rows match the services'."""
+    planned times. tests/test_query_counts.py checks the rows match the services'. With
+    `club_id`, the games are that club's, each seat linked to its `roster` entry by name."""
     ids = _next_ids()
     rows: dict[type, list[dict[str, Any]]] = {model: [] for model in ids}
 
@@ -245,6 +248,7 @@ def write_in_bulk(plans: Sequence[GamePlan]) -> list[int]:
             "edit_token": new_token(),
             "view_token": new_token(),
             "created_by": plan.device,
+            "club_id": club_id,
         }
         game_id = add(Game, **game)
         game = rows[Game][-1]
@@ -252,6 +256,7 @@ def write_in_bulk(plans: Sequence[GamePlan]) -> list[int]:
         seat_of = {name: seat for seat, name in enumerate(setup.players)}
         for seat, name in enumerate(setup.players):
             add(Player, game_id=game_id, seat=seat, name=name, team=None, joined_round=1,
+                roster_player_id=(roster or {}).get(name),
                 **dict.fromkeys(mapping.FIGURES))  # fmt: skip
         seats = rows[Player][-len(setup.players) :]
         history = {"game_id": game_id, "old_value": None, "device": plan.device}
@@ -388,7 +393,7 @@ class QueryCounter:
         light_reads.connect(self._light, sender=self.engine)
 
     def _hit(self, _connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        # BEGIN and COMMIT are transaction control, not queries (scorekeeper/sqlite.py sends
+        # BEGIN and COMMIT are transaction control, not queries (scorekeeper/infra/sqlite.py sends
         # them itself; sqlite3 used to send them unseen).
         if not statement.lstrip().upper().startswith(("BEGIN", "COMMIT", "ROLLBACK")):
             self.count += 1

@@ -51,7 +51,7 @@ import json, random, sys
 from pathlib import Path
 sys.path.insert(0, "bench")
 from run import BENCH_DEVICE, make_app, plan_game, write_with_services
-from scorekeeper.devices import COOKIE
+from scorekeeper.web.devices import COOKIE
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 app = make_app(Path(sys.argv[1]))

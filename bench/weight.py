@@ -31,12 +31,12 @@ from werkzeug.serving import make_server
 sys.path.insert(0, str(Path(__file__).parent))
 from run import BENCH_DEVICE, make_app, plan_game, write_with_services  # noqa: E402
 
-from scorekeeper.devices import COOKIE  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.services import accounts as account_service  # noqa: E402
 from scorekeeper.services import clubs as club_service  # noqa: E402
 from scorekeeper.services import games as game_service  # noqa: E402
 from scorekeeper.services import seasons as season_service  # noqa: E402
+from scorekeeper.web.devices import COOKIE  # noqa: E402
 
 HERE = Path(__file__).parent
 RESULTS = HERE / "results-weight.json"

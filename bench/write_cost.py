@@ -157,7 +157,7 @@ def run(count: int, profile: int, lock: bool) -> dict[str, Any]:
 
 def lock_hold(app: Any, send: Callable[[], None], count: int) -> float:
     """Median wall milliseconds from BEGIN IMMEDIATE to COMMIT of a round POST, as SQLite
-    itself runs them (its trace callback also sees what scorekeeper/sqlite.py sends)."""
+    itself runs them (its trace callback also sees what scorekeeper/infra/sqlite.py sends)."""
     from sqlalchemy import event
 
     from scorekeeper.extensions import db

@@ -44,27 +44,23 @@ def register_extensions(app: Flask) -> None:
     from flask_babel import Babel, get_locale
     from flask_babel import lazy_gettext as _l
 
-    from scorekeeper import (  # noqa: F401  (models: tables)
+    from scorekeeper import figures, i18n, models  # noqa: F401  (models: tables)
+    from scorekeeper.extensions import csrf, db, login_manager, migrate
+    from scorekeeper.i18n import LANGUAGE_NAMES, select_locale
+    from scorekeeper.infra import logs, mail, sqlite
+    from scorekeeper.services.accounts import load_user
+    from scorekeeper.web import (
         answers,
         compression,
         converters,
         devices,
-        figures,
         health,
-        i18n,
         limits,
-        logs,
-        mail,
-        models,
         polls,
         security,
-        sqlite,
         static_files,
         styles,
     )
-    from scorekeeper.extensions import csrf, db, login_manager, migrate
-    from scorekeeper.i18n import LANGUAGE_NAMES, select_locale
-    from scorekeeper.services.accounts import load_user
 
     converters.init_app(app)  # before the blueprints add routes that use it
     db.init_app(app)

@@ -17,12 +17,12 @@ from flask import abort, flash, redirect, request
 from flask_babel import gettext as _
 from flask_login import current_user, login_url
 
-from scorekeeper.devices import current_device
 from scorekeeper.extensions import db, login_manager
 from scorekeeper.models import Club, Game
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import GameRef
+from scorekeeper.web.devices import current_device
 
 # The rule --------------------------------------------------------------------------------------
 

@@ -151,7 +151,9 @@ def count_pips_command(photos: tuple[str, ...], set_max: int) -> None:
         # The API's answer (or its refusal's words), with the photo's path first; a file on
         # this machine may be larger than an upload.
         try:
-            reading = photo_service.read_hand(data, set_max=set_max, max_bytes=None)
+            reading = photo_service.read_hand(
+                data, set_max=set_max, max_bytes=None, in_process=True
+            )
         except photo_service.PhotoRefused as refusal:
             click.echo(json.dumps({"photo": path, "error": refusal.message}))
             continue

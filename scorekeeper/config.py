@@ -68,7 +68,7 @@ def default_config(instance_path: str) -> dict[str, Any]:
         "REMEMBER_COOKIE_SECURE": False,
         "REMEMBER_COOKIE_DURATION": timedelta(days=30),
         "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
-        # Limits per client address (Flask-Limiter rate strings; see scorekeeper/limits.py).
+        # Limits per client address (Flask-Limiter rate strings; see scorekeeper/web/limits.py).
         # Far above a club night behind one router: ~10 games at once, a round per table every
         # few minutes. RATELIMIT_ENABLED=False turns them all off.
         "RATELIMIT_ENABLED": True,
@@ -87,7 +87,7 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # request waits for a free slot before it is answered 503 with Retry-After.
         "CHART_RENDER_SLOTS": 2,
         "CHART_RENDER_WAIT": 3.0,
-        # Mail (Flask-Mailman, scorekeeper/mail.py): no MAIL_SERVER writes mails to the log.
+        # Mail (Flask-Mailman, scorekeeper/infra/mail.py): no MAIL_SERVER writes mails to the log.
         "MAIL_SERVER": "",
         "MAIL_PORT": 587,
         "MAIL_USE_TLS": False,
@@ -120,8 +120,18 @@ def default_config(instance_path: str) -> dict[str, Any]:
         # Photos of hands read by the server (~0.1-0.2 s of one core each), per client; a table
         # photographs four to eight hands a round.
         "LIMIT_PHOTO_READS": "30 per minute; 300 per hour",
+        # Photo reads of one game (any client, any token), so one game's token shared among
+        # many addresses cannot take the photo workers from every other table.
+        "LIMIT_PHOTO_READS_PER_GAME": "20 per minute; 300 per hour",
         # The largest photo accepted (a full-size phone photo sent without the page's script).
         "PHOTO_MAX_BYTES": 15 * 1024 * 1024,
+        # Photos are read outside the request workers (scorekeeper/services/photo_lane.py):
+        # worker processes per app process (None: one per two cores, at least one); reads
+        # waiting or running at once on the machine, past which a photo is answered 503 with
+        # Retry-After (None: twice PHOTO_WORKERS); seconds a request waits for its read.
+        "PHOTO_WORKERS": None,
+        "PHOTO_QUEUE": None,
+        "PHOTO_WAIT": 20.0,
         # Werkzeug's password hashing; tests use a cheaper method to stay fast.
         "PASSWORD_HASH_METHOD": "scrypt",
     }

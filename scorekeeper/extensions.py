@@ -32,5 +32,5 @@ migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 login_manager = LoginManager()
 # Per client address (behind a proxy, the address ProxyFix read from the trusted proxies); the
-# limits themselves, storage and on/off come from the config (scorekeeper/limits.py).
+# limits themselves, storage and on/off come from the config (scorekeeper/web/limits.py).
 limiter = Limiter(key_func=get_remote_address)

@@ -1,5 +1,6 @@
-"""Forms shared by several blueprints: a game's setup (quick, club and season games alike), and
-the choice of a language (an account's, a club's).
+"""Forms shared by several blueprints: a game's setup (quick, club and season games alike), the
+choice of a language (an account's, a club's), and moving a quick game into a club (shown on the
+game's page, sent to the clubs blueprint).
 
 Forms only read what was typed; every rule check comes from `scorekeeper.core`.
 """
@@ -257,3 +258,12 @@ def write_key(raw: object) -> str | None:
     """A client's key for a write, or None when it sent none or something else."""
     text = raw.strip() if isinstance(raw, str) else ""
     return text if _WRITE_KEY.fullmatch(text) else None
+
+
+class MoveToClubForm(FlaskForm):
+    """Move a quick game into one of the clubs where this person scores."""
+
+    club_id = SelectField(
+        _l("Move this game to a club"), coerce=optional_id, choices=[], validate_choice=False
+    )
+    submit = SubmitField(_l("Move to this club"))

@@ -21,6 +21,7 @@ from scorekeeper.charts import draw
 from scorekeeper.extensions import db
 from scorekeeper.models import utcnow
 from scorekeeper.services import accounts as account_service
+from scorekeeper.services import photo_lane
 from scorekeeper.services.games.snapshot import light_reads
 
 # Variables a developer's shell may export that would leak into the app under test.
@@ -29,6 +30,14 @@ ENV_VARS = (
     *("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_SECRET_KEY"),
     *("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"),
 )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _photo_workers_stopped() -> Iterator[None]:
+    """The photo lane's worker processes (started by the first photo read) stop with the
+    session, not at the interpreter's exit only."""
+    yield
+    photo_lane.shutdown()
 
 
 @pytest.fixture(autouse=True)
@@ -203,7 +212,7 @@ class StatementCounter:
         light_reads.connect(self._light, sender=self.engine)
 
     def _hit(self, _connection: object, _cursor: object, statement: str, *_args: object) -> None:
-        # BEGIN and COMMIT are transaction control, not queries (scorekeeper/sqlite.py sends
+        # BEGIN and COMMIT are transaction control, not queries (scorekeeper/infra/sqlite.py sends
         # them itself; sqlite3 used to send them unseen).
         if not statement.lstrip().upper().startswith(("BEGIN", "COMMIT", "ROLLBACK")):
             self.count += 1

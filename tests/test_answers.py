@@ -1,4 +1,4 @@
-"""scorekeeper.answers: a game's page, share page, charts and API JSON, once made for a version,
+"""scorekeeper.web.answers: a game's page, share page, charts and API JSON, once made for a version,
 are sent again before Flask; what is sent is what the views send (a round sheet with a new
 write key each time), and every change a page shows (a round, the language, the phone's right,
 the session's CSRF token, the address) gets a newly made answer. What this layer cannot judge

@@ -1,4 +1,4 @@
-"""scorekeeper.compression: gzip answers decode to exactly the page, whatever opening they share
+"""scorekeeper.web.compression: gzip answers decode to exactly the page, whatever opening they share
 with other pages (the opening up to the inline stylesheets is compressed once per process)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import zlib
 
 import pytest
 
-from scorekeeper.compression import gzipped, opening_length, segment
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.web.compression import gzipped, opening_length, segment
 from tests.games.test_views import round_data, start_game
 
 GZIP = {"Accept-Encoding": "gzip"}

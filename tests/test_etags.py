@@ -1,4 +1,4 @@
-"""scorekeeper.etags: an answer's ETag changes with everything it shows, and only then is a 304
+"""scorekeeper.web.etags: an answer's ETag changes with everything it shows, and only then is a 304
 given (the night page used to stay 304 after the owner changed the late-arrival rule)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from clubs.helpers import as_, make_world
 from flask import Flask
 from nights.helpers import record, start
 
-from scorekeeper.etags import etag_for
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, User
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import nights as night_service
+from scorekeeper.web.etags import etag_for
 
 TABLES = (("Ana", "Ben", "Cy"), ("Di", "Eve", "Finn"))
 

@@ -1,6 +1,6 @@
-"""scorekeeper.health: the load balancer's probe is answered before the app, with its headers."""
+"""scorekeeper.web.health: the load balancer's probe is answered before the app, with headers."""
 
-from scorekeeper.security import HEADERS
+from scorekeeper.web.security import HEADERS
 
 
 def test_the_probe_answers_ok_with_the_apps_security_headers(client):

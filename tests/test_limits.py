@@ -12,9 +12,9 @@ import pytest
 
 from scorekeeper import core
 from scorekeeper.extensions import db
-from scorekeeper.limits import render_slot
 from scorekeeper.models import Game
 from scorekeeper.services import games as game_service
+from scorekeeper.web.limits import render_slot
 from tests.helpers import count_games
 
 API = "/api/v1"

@@ -18,7 +18,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
-from scorekeeper.logs import REDACTED, redact
+from scorekeeper.infra.logs import REDACTED, redact
 
 ROOT = Path(__file__).resolve().parents[1]
 VIEW_TOKEN = "ViewTok3nSecretAbCdEf"
@@ -169,7 +169,7 @@ def test_gunicorn_access_log_has_no_token_or_credential(app, app_config, tmp_pat
     ],
 )
 def test_the_quick_check_never_skips_what_the_patterns_would_redact(line):
-    from scorekeeper.logs import _CREDENTIALS, _TOKEN_PATH
+    from scorekeeper.infra.logs import _CREDENTIALS, _TOKEN_PATH
 
     full = _TOKEN_PATH.sub(lambda m: m["prefix"] + REDACTED, line)
     full = _CREDENTIALS.sub(lambda m: m["prefix"] + REDACTED, full)

@@ -1,7 +1,7 @@
-"""scorekeeper.mail: with no mail server the app says so and writes each mail to the log; mails
-go out after the answer, so a slow or unreachable server costs the visitor nothing and tells
-nobody who has an account; a refused mail is tried again, a lost one logged; reset mails are
-limited per client and per address."""
+"""scorekeeper.infra.mail: with no mail server the app says so and writes each mail to the log;
+mails go out after the answer, so a slow or unreachable server costs the visitor nothing and
+tells nobody who has an account; a refused mail is tried again, a lost one logged; reset mails
+are limited per client and per address."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from mail_server import SmtpServer, free_port
 
 from scorekeeper import create_app
-from scorekeeper import mail as mail_module  # noqa
+from scorekeeper.infra import mail as mail_module  # noqa
 
 ME, OTHER = "203.0.113.7", "198.51.100.9"
 

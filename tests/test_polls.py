@@ -1,4 +1,4 @@
-"""scorekeeper.polls: an unchanged live poll is answered 304 before Flask, with the ETag and
+"""scorekeeper.web.polls: an unchanged live poll is answered 304 before Flask, with the ETag and
 headers the views give; every change the live part shows (a round, the language, the phone's
 right) still gets the new part, and a reader this layer cannot judge goes on to the views."""
 

@@ -13,8 +13,8 @@ from werkzeug.routing import Rule
 from werkzeug.routing.converters import NumberConverter
 
 from scorekeeper import core, create_app
-from scorekeeper.converters import MAX_ID, IdConverter
 from scorekeeper.services import games as game_service
+from scorekeeper.web.converters import MAX_ID, IdConverter
 from tests.helpers import load_game
 
 DEVICE = "route-junk-device-0123456789abcdef"

@@ -11,10 +11,10 @@ import pytest
 from flask import request
 
 from scorekeeper import create_app
-from scorekeeper.responses import SVG_POLICY
-from scorekeeper.security import CONTENT_SECURITY_POLICY, HEADERS, trusted_proxies
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services.games.unit import Busy
+from scorekeeper.web.responses import SVG_POLICY
+from scorekeeper.web.security import CONTENT_SECURITY_POLICY, HEADERS, trusted_proxies
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 API = "/api/v1"
@@ -172,7 +172,7 @@ def test_the_policy_allows_no_inline_code_or_framing():
 
 def test_templates_hold_no_inline_script_or_style():
     """The policy forbids inline code: a template that adds some would break in browsers (the
-    pages' own stylesheets come from scorekeeper/styles.py, allowed by their hashes)."""
+    pages' own stylesheets come from scorekeeper/web/styles.py, allowed by their hashes)."""
     inline = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>|<style\b|\sstyle=|\son[a-z]+=", re.I)
     found = [
         f"{path.relative_to(TEMPLATES)}: {match.group(0)}"

@@ -1,6 +1,6 @@
 """A documented limit holds across processes and servers: `make run`'s gunicorn workers on one
 SQLite file, and two app servers on one PostgreSQL, count one client's new games together
-(the counts live in the app's database: scorekeeper/limit_store.py)."""
+(the counts live in the app's database: scorekeeper/web/limit_store.py)."""
 
 from __future__ import annotations
 

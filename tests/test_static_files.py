@@ -1,4 +1,4 @@
-"""Static files as they go out (scorekeeper/static_files.py): scripts without comment lines and
+"""Static files as they go out (scorekeeper/web/static_files.py): scripts without comment lines and
 indentation, icons with a lifetime."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scorekeeper.static_files import compact
+from scorekeeper.web.static_files import compact
 
 STATIC_JS = Path(__file__).resolve().parents[1] / "static" / "js"
 

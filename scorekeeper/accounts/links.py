@@ -12,13 +12,13 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from scorekeeper import limits
 from scorekeeper.accounts import bp
 from scorekeeper.accounts.forms import ChangeEmailForm, ForgotPasswordForm, ResetPasswordForm
 from scorekeeper.accounts.mails import send_reset, send_verification
 from scorekeeper.accounts.views import me, password_refused, sign_in_browser
 from scorekeeper.services import account_links
 from scorekeeper.services import accounts as account_service
+from scorekeeper.web import limits
 
 # A forgotten password ---------------------------------------------------------------------------
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from scorekeeper import limits, mail
 from scorekeeper.i18n import speaking
+from scorekeeper.infra import mail
 from scorekeeper.models import User
 from scorekeeper.services import account_links
+from scorekeeper.web import limits
 
 
 def _send(kind: str, user: User, subject: str, endpoint: str, token: str, **context) -> bool:

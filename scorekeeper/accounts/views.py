@@ -26,7 +26,6 @@ from flask_login import current_user, login_required, login_user, logout_user
 from itsdangerous import BadSignature, URLSafeSerializer
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import limits
 from scorekeeper.accounts import bp
 from scorekeeper.accounts.forms import (
     ChangePasswordForm,
@@ -38,8 +37,9 @@ from scorekeeper.accounts.forms import (
 from scorekeeper.accounts.mails import send_account_exists, send_verification
 from scorekeeper.i18n import LANGUAGE_COOKIE, remember_language
 from scorekeeper.models import User
-from scorekeeper.responses import safe_next
 from scorekeeper.services import accounts as account_service
+from scorekeeper.web import limits
+from scorekeeper.web.responses import safe_next
 
 # A browser that signed in to an account keeps a signed mark of it for a year.
 DEVICE_COOKIE = "known_device"

@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-from scorekeeper.api import photos, ratings, seats, views  # noqa: E402, F401  (routes register on bp)
+from scorekeeper.api import views  # noqa: E402, F401  (routes register on bp)

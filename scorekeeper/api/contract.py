@@ -19,6 +19,7 @@ from pydantic.json_schema import models_json_schema
 from scorekeeper import core
 from scorekeeper.api import schemas
 from scorekeeper.i18n import problem_text
+from scorekeeper.web.etags import ETAG_HEADER, IF_MATCH_HEADER, IF_NONE_MATCH_HEADER
 
 M = TypeVar("M", bound=BaseModel)
 V = TypeVar("V", bound=Callable[..., Any])
@@ -226,7 +227,7 @@ class Operation:
     answers: Mapping[int, Answer]
     body: type[BaseModel] | None = None
     security: tuple[Mapping[str, list[str]], ...] = ()
-    parameters: tuple[str, ...] = ()  # request headers: "If-Match", "If-None-Match"
+    parameters: tuple[str, ...] = ()  # request headers: If-Match, If-None-Match
     database: bool = True  # it reads the database, so a busy one answers 503 (errors/handlers)
     media: str = "application/json"  # the body's type (a photo: multipart/form-data)
 
@@ -255,12 +256,12 @@ def operation(
 # --- the document ---------------------------------------------------------------------------
 
 HEADERS: dict[str, dict[str, Any]] = {
-    "ETag": {
-        "description": 'The game\'s version, like "g12v3" (W/"g12v3" when the answer is '
-        "compressed: the same version in another encoding): send it in If-Match or "
-        "If-None-Match, either form.",
+    ETAG_HEADER: {
+        "description": 'The game\'s version, like "g12v3-3b8e41c07d2a" (W/"g12v3-3b8e41c07d2a" '
+        "when the answer is compressed: the same version in another encoding): send it in "
+        "If-Match or If-None-Match, either form.",
         "required": True,
-        "schema": {"type": "string", "pattern": '^(W/)?"g[0-9]+v[0-9]+"$'},
+        "schema": {"type": "string", "pattern": '^(W/)?"g[0-9]+v[0-9]+-[0-9a-f]{12}"$'},
     },
     "Location": {
         "description": "The URL of what was created.",
@@ -280,8 +281,8 @@ HEADERS: dict[str, dict[str, Any]] = {
     },
 }
 PARAMETERS: dict[str, dict[str, Any]] = {
-    "If-Match": {
-        "name": "If-Match",
+    IF_MATCH_HEADER: {
+        "name": IF_MATCH_HEADER,
         "in": "header",
         "required": False,
         "description": "The ETag you read (or several, comma-separated, or *): if the game "
@@ -299,11 +300,11 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{8,64}$"},
         "example": "phone-3f9c2a71",
     },
-    "If-None-Match": {
-        "name": "If-None-Match",
+    IF_NONE_MATCH_HEADER: {
+        "name": IF_NONE_MATCH_HEADER,
         "in": "header",
         "required": False,
-        "description": "The ETag you have: 304 if the game has not changed since.",
+        "description": "The ETag you have: 304 if the answer has not changed since.",
         "schema": {"type": "string"},
         "example": '"g1v1-3b8e41c07d2a"',
     },
@@ -502,7 +503,7 @@ NEW_ROUND_REFUSED = Answer(
 STALE = Answer(
     "If-Match does not match the game's ETag: nothing was saved; the game as it is now.",
     (schemas.Stale,),
-    ("ETag",),
+    (ETAG_HEADER,),
 )
 # Added by `answers_of`, never declared by a route: where a rate limit counts the route...
 LIMITED = Answer(

@@ -10,7 +10,7 @@ least recently written. There is no in-process copy in front of the files: readi
 OS page cache and hashing it for its ETag costs about 0.1 ms (a 36 kB race chart), against about
 1.5 ms for the whole cached-chart request, and there is then no memory to keep fresh or clear.
 
-Drawing is limited (scorekeeper/limits.py): per client address, and a few charts at once per
+Drawing is limited (scorekeeper/web/limits.py): per client address, and a few charts at once per
 process; a cached chart is never limited.
 """
 
@@ -24,7 +24,8 @@ from collections.abc import Callable
 
 from flask import current_app
 
-from scorekeeper import limits
+from scorekeeper.web import limits
+from scorekeeper.web.etags import content_etag
 
 # Finished games, seasons and players keep their last charts; past this many files the least
 # recently written go (down to nine tenths, so that pruning is not paid on every store).
@@ -39,11 +40,6 @@ def digest(data: bytes | str, size: int) -> str:
     """A short hex fingerprint of `data` (`size` bytes of blake2b)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     return hashlib.blake2b(raw, digest_size=size).hexdigest()
-
-
-def etag_of(svg: bytes) -> str:
-    """A strong validator: a hash of the bytes themselves."""
-    return digest(svg, 12)
 
 
 def cache_dir() -> str:
@@ -85,7 +81,7 @@ class SvgCache:
                     self._store(folder, name, svg, replaces)
             finally:
                 stripe.release()
-        return svg, etag_of(svg)
+        return svg, content_etag(svg)
 
     def _store(self, folder: str, name: str, svg: bytes, replaces: Replaces | None) -> None:
         """Write atomically, then delete the replaced files and, past max_files, the oldest."""

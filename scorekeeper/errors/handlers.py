@@ -16,10 +16,10 @@ from werkzeug.exceptions import (
     ServiceUnavailable,
 )
 
-from scorekeeper import limits
 from scorekeeper.extensions import db
-from scorekeeper.responses import json_error
 from scorekeeper.services.games import Busy
+from scorekeeper.web import limits
+from scorekeeper.web.responses import json_error
 
 bp = Blueprint("errors", __name__)
 

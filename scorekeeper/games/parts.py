@@ -9,12 +9,12 @@ from typing import Any
 from flask import get_template_attribute, render_template
 from markupsafe import Markup
 
-from scorekeeper.etags import etag_for
 from scorekeeper.games.presenters import Sheet, sheet_of, tile_values
 from scorekeeper.models import Game
-from scorekeeper.responses import kept_text
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import Snapshot, snapshot_of
+from scorekeeper.web.etags import etag_for
+from scorekeeper.web.responses import kept_text
 
 
 def results_part(game: Game, snapshot: Snapshot, access: str, sheet: Sheet | None = None) -> Markup:

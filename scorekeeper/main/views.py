@@ -5,7 +5,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from scorekeeper.i18n import locales, remember_language
-from scorekeeper.responses import safe_next
+from scorekeeper.web.responses import safe_next
 
 bp = Blueprint("main", __name__)
 
@@ -13,8 +13,8 @@ bp = Blueprint("main", __name__)
 @bp.get("/")
 def index() -> str:
     """Say what the app does, and list the games this phone created or opened (newest first)."""
-    from scorekeeper.devices import current_device
     from scorekeeper.services.games import games_of_device
+    from scorekeeper.web.devices import current_device
 
     return render_template("main/index.html", games=games_of_device(current_device()))
 

@@ -22,10 +22,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
-from scorekeeper import limits
 from scorekeeper.access import club_for, game_for_device, signed_in_user
-from scorekeeper.devices import current_device
-from scorekeeper.etags import conditional, etag_for, page_etag
 from scorekeeper.i18n import problem_text
 from scorekeeper.models import Club, ClubNight
 from scorekeeper.nights import bp
@@ -45,6 +42,9 @@ from scorekeeper.services import ratings as rating_service
 from scorekeeper.services import removals, table_draw
 from scorekeeper.services import roster as roster_service
 from scorekeeper.services.nights import NightError
+from scorekeeper.web import limits
+from scorekeeper.web.devices import current_device
+from scorekeeper.web.etags import conditional, etag_for, page_etag
 
 
 def _put_problems(form: FlaskForm, problems, aliases: dict[str, str] | None = None) -> list[str]:
@@ -195,18 +195,21 @@ def _night_page(
         "night": (night.name, night.played_on, night.season_id),
         "role": role,
     }
-    if chances:  # the table chances follow the ratings before the night's day
-        shown["ratings"] = rating_service.ratings_mark(club, night.played_on)
+    # The table chances follow the ratings of the games rated before the night's own (its cut):
+    # a game of that day finished or corrected moves them, the night's own games never do.
+    cut = rating_service.night_cut(night) if chances else None
+    if cut is not None:
+        shown["ratings"] = rating_service.ratings_mark(club, cut)
     page = not template.endswith("/_live.html")
     etag = page_etag(version, page=template, **shown) if page else etag_for(version, **shown)
 
     def render() -> str:
         view = night_service.night_view(night)
-        # Each table's chances come from the ratings before the night's day: they do not move
-        # while it is played, so the polled live part leaves them out.
+        # Each table's chances come from the ratings before the night's games: they do not
+        # move as its tables play, so the polled live part leaves them out.
         odds = (
-            rating_service.night_chances(club, night.played_on, [t.game for t in view.tables])
-            if chances
+            rating_service.night_chances(club, cut, [t.game for t in view.tables])
+            if cut is not None
             else {}
         )
         return render_template(

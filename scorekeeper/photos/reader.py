@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from scorekeeper.core.problems import N_
 
-from . import net, segment
+from . import models, net, segment
 from .decode import decode
 from .thresholds import (
     BLOWN,
@@ -91,6 +91,13 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     if any(beyond for _, _, beyond in values):
         reading.advice.append("beyond")
     return reading
+
+
+def load_models() -> None:
+    """Load both networks now rather than on the first photo (a photo worker does so as it
+    starts, so no reader waits for it)."""
+    for spec in models.SPECS.values():
+        models.session(spec)
 
 
 def advice(img: NDArray[np.uint8], found: list[segment.Found]) -> list[str]:

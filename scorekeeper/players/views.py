@@ -20,9 +20,9 @@ from scorekeeper.charts import rating as rating_chart
 from scorekeeper.models import RosterPlayer
 from scorekeeper.players import bp
 from scorekeeper.players.forms import OpponentForm
-from scorekeeper.responses import svg_response
 from scorekeeper.services import players as player_service
 from scorekeeper.services import ratings as rating_service
+from scorekeeper.web.responses import svg_response
 
 # Entries merged into another point one step on (the merge service keeps it so); a few hops
 # are followed in case older data still chains.

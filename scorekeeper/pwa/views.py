@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 from pathlib import Path
 
-from flask import Response, current_app, jsonify, send_file, send_from_directory, session, url_for
+from flask import Response, current_app, jsonify, send_from_directory, session, url_for
 from flask_babel import gettext as _
 
 from scorekeeper.pwa import bp
-from scorekeeper.styles import FIRST, LATER, stylesheet_url
+from scorekeeper.web.etags import conditional, content_etag
+from scorekeeper.web.styles import FIRST, LATER, stylesheet_url
 
 # The header's navy: the phone's status bar and splash screen match the page.
 THEME_COLOR = "#12263f"
@@ -78,13 +78,11 @@ def service_worker() -> Response:
     script = script.replace('["/static/css/later.css"]', json.dumps(urls), 1)
     script = script.replace('"sk-shell-v4"', f'"sk-shell-v4-{version}"', 1)
     body = script.encode()
-    response = send_file(
-        io.BytesIO(body),
-        mimetype="text/javascript",
-        etag=hashlib.sha256(body).hexdigest()[:20],
-        max_age=0,
+    response = conditional(
+        content_etag(body),
+        lambda: Response(body, mimetype="text/javascript"),
+        cache_control="no-cache",
     )
-    response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"
     return response
 

@@ -15,13 +15,13 @@ from scorekeeper.access import club_for, may_score, signed_in_user
 from scorekeeper.charts import season as season_chart
 from scorekeeper.i18n import prefer_locale, problem_text
 from scorekeeper.models import Club, Season, utcnow
-from scorekeeper.responses import svg_response
 from scorekeeper.seasons import bp
 from scorekeeper.seasons.forms import MoveGameForm, SeasonForm
 from scorekeeper.services import ratings as rating_service
 from scorekeeper.services import removals, season_standings
 from scorekeeper.services import seasons as season_service
 from scorekeeper.services.seasons import SeasonError
+from scorekeeper.web.responses import svg_response
 
 
 def _season_or_404(club: Club, season_id: int) -> Season:

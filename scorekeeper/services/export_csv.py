@@ -40,7 +40,7 @@ CSV_HEADER = (
 )
 
 
-def _spreadsheet_safe(text: str) -> str:
+def spreadsheet_safe(text: str) -> str:
     """Text a spreadsheet will not run as a formula (a name typed as '=1+1', say)."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
@@ -66,7 +66,7 @@ def _current_names(roster: Sequence[RosterPlayer]) -> dict[int, str]:
 
 def _night_label(night: ClubNight) -> str:
     """A club night as a spreadsheet reads it: its name, or its date when it has none."""
-    return _spreadsheet_safe(night.name) if night.name else night.played_on.isoformat()
+    return spreadsheet_safe(night.name) if night.name else night.played_on.isoformat()
 
 
 def export_club_csv(club_id: int) -> str:
@@ -86,11 +86,11 @@ def export_club_csv(club_id: int) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
-    club_name = _spreadsheet_safe(club.name)
+    club_name = spreadsheet_safe(club.name)
     for game in club_games(club_id):
         seats = {player.seat: player for player in game.players}
         season_names = "; ".join(
-            _spreadsheet_safe(season.name) for season in seasons_counting(game, seasons)
+            spreadsheet_safe(season.name) for season in seasons_counting(game, seasons)
         )
         for row in game.round_rows:
             for hand in row.hands:
@@ -107,8 +107,8 @@ def export_club_csv(club_id: int) -> str:
                         game.game_type,
                         row.number,
                         f"{row.engine}-{row.engine}" if row.engine is not None else "",
-                        _spreadsheet_safe(player.name if player else ""),
-                        _spreadsheet_safe(names.get(roster_id, "") if roster_id else ""),
+                        spreadsheet_safe(player.name if player else ""),
+                        spreadsheet_safe(names.get(roster_id, "") if roster_id else ""),
                         hand.pips,
                         hand.tiles or "",
                         hand.penalty,

@@ -16,7 +16,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from scorekeeper.devices import device_label
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Change,
@@ -32,6 +31,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.services.games.mapping import house_values_of
 from scorekeeper.services.import_schema import FORMAT, VERSION
+from scorekeeper.web.devices import device_label
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -77,6 +77,22 @@
     statusLine.hidden = false;
   }
 
+  // What waits in the outbox for this game, in one line: "Round 2 is saved on this phone…", or
+  // "Rounds 1 and 2 are…" (the list in the page's language) while several wait.
+  function sayWaiting(list) {
+    var rounds = list.map(function (item) { return String(item.round); });
+    if (!rounds.length) { return; }
+    if (rounds.length === 1 || !statusLine || !statusLine.dataset.queuedMany) {
+      say("queued", rounds[rounds.length - 1]);
+      return;
+    }
+    var words = rounds.join(", ");
+    try {
+      words = new Intl.ListFormat(document.documentElement.lang || undefined, { type: "conjunction" }).format(rounds);
+    } catch (error) { /* no Intl.ListFormat: commas */ }
+    say("queuedMany", words);
+  }
+
   function roundNumber() {
     return form && form.elements.number ? form.elements.number.value : "";
   }
@@ -293,7 +309,7 @@
     box.push({ game: game, action: form.action, round: round, key: key, fields: list, at: Date.now() });
     write(OUTBOX, box);
     storage.removeItem(draftKey(round));
-    say("queued", round);
+    sayWaiting(waiting());
     // The form moves on to the next round, as the page will once the round is sent, with a
     // draft (and a key) of its own.
     form.reset();
@@ -410,7 +426,7 @@
   }
 
   showWaiting(waiting());
-  if (read(OUTBOX, []).length) { say("queued", read(OUTBOX, [])[0].round); }
+  sayWaiting(waiting());
   try {
     var sent = JSON.parse(window.sessionStorage.getItem(SENT));
     window.sessionStorage.removeItem(SENT);

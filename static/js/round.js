@@ -327,22 +327,25 @@
   }
   var rows = [];
   form.querySelectorAll("fieldset.hand").forEach(function (hand) {
-    var label = document.createElement("label");
+    // A real button (a label given role="button" is not allowed: axe's aria-allowed-role) that
+    // opens the hidden file input beside it, by tap, Enter or Space alike.
+    var label = document.createElement("button");
+    label.type = "button";
     label.className = "photo-label";
-    label.tabIndex = 0;
-    label.setAttribute("role", "button");
-    label.innerHTML = '<input type="file" accept="image/*" capture="environment" class="photo-input" hidden>' +
-      '<svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2">' +
+    label.innerHTML = '<svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2">' +
       '<path d="M3 7h4l2-3h6l2 3h4v13H3z"/><circle cx="12" cy="13" r="3.5"/></svg><span class="visually-hidden"></span>';
     label.lastChild.textContent = word;
-    var input = label.firstChild;
+    var input = document.createElement("input");
+    input.type = "file";
+    input.accept = "image/*";
+    input.setAttribute("capture", "environment");
+    input.className = "photo-input";
+    input.hidden = true;
+    input.tabIndex = -1;
     var row = hand.querySelector(".hand-main");
-    row.appendChild(label);
+    row.append(label, input);
     rows.push({ row: row, label: label, out: row.querySelector(".out-toggle") });
-    // A label opens its hidden file input; from a keyboard, Enter or Space does.
-    label.addEventListener("keydown", function (event) {
-      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); input.click(); }
-    });
+    label.addEventListener("click", function () { input.click(); });
     input.addEventListener("change", function (event) {
       event.stopPropagation();  // not a change of the round: drafts and the sums above ignore it
       if (!input.files || !input.files[0]) { return; }

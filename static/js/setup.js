@@ -76,7 +76,14 @@
       form.requestSubmit(form.querySelector('[name="submit"]'));
     }
   });
-  if (setSelect) { setSelect.addEventListener("change", function () { setTouched = true; }); }
+  // A choice in the set menu is the table's: it sticks. The menu's "input" event comes before
+  // its "change" and bubbles to the form's suggest(), so mark the menu touched on both, here
+  // on the menu itself (its listeners run before the form's).
+  if (setSelect) {
+    ["input", "change"].forEach(function (type) {
+      setSelect.addEventListener(type, function () { setTouched = true; });
+    });
+  }
   form.addEventListener("input", suggest);
   form.addEventListener("change", suggest);
   suggest();

@@ -121,7 +121,9 @@
       var base = saved[seat] ? parseInt(saved[seat].textContent, 10) || 0 : 0;
       total.appendChild(cell("td", String(base + sum)));
     });
-    foot.appendChild(total);
+    // Under the saved total, which it carries on.
+    var savedRow = foot.querySelector("tr.totals");
+    if (savedRow) { savedRow.after(total); } else { foot.appendChild(total); }
   }
 
   window.skWaitingView = { showRound: showRound, showWaiting: showWaiting };

@@ -59,7 +59,7 @@ def test_junk_never_gives_a_500(app, user_factory, path, data, next_value):
     query = {} if next_value is None else {"next": next_value}
     response = client.post(path.format(token_id=token_id), data=data, query_string=query)
     assert response.status_code < 500, response.get_data(as_text=True)[:500]
-    # 400: a NUL byte in a field (no name or password of ours holds one: scorekeeper/security.py).
+    # 400: a NUL byte in a field (no name or password of ours holds one: web/security.py).
     assert response.status_code in {200, 302, 400, 404, 422, 429}
     if response.status_code == 302:
         location = response.headers["Location"]

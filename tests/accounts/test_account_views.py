@@ -10,8 +10,8 @@ from sqlalchemy import func, select, update
 
 from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, SignInAttempt, User, utcnow
-from scorekeeper.responses import safe_next
 from scorekeeper.services import accounts as account_service
+from scorekeeper.web.responses import safe_next
 
 PASSWORD = "correct horse battery staple"
 NEW_PASSWORD = "a brand new passphrase"

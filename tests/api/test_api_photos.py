@@ -5,8 +5,8 @@ words; the edit token or a club scorer's personal token; nothing stored."""
 from __future__ import annotations
 
 import io
-import struct
-import zlib
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,11 +17,18 @@ from werkzeug.test import encode_multipart
 from scorekeeper.extensions import db
 from scorekeeper.models import Round, User
 from scorekeeper.services import accounts as account_service
+from scorekeeper.services import photo_lane
 from tests.api.conftest import API, bearer
 from tests.helpers import load_game
+from tests.photos.hostile import cut_png, photo_as, png_header
 from training.synthetic import empty_table, make_photo
 
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
+NOT_A_PHOTO = "That file is not a photo: choose a JPEG, PNG or HEIC picture."
+CUT = "The photo file is incomplete (cut short while sending?): send it again."
+PIXELS = "The photo has more than 24 megapixels: take it again at a smaller size."
+SMALL = "The picture is too small to show a hand: it needs at least 32 pixels each way."
+NARROW = "The picture is too long and narrow to show a hand: take a photo of the hand."
 
 
 @pytest.fixture(scope="module")
@@ -84,23 +91,6 @@ def test_an_empty_table_gives_no_tiles_and_advice_in_the_language_asked(client, 
     assert len(body["advice"]) == 1 and body["advice"][0].startswith("Aucun")
 
 
-def _png_header(width: int, height: int) -> bytes:
-    """A PNG of `width` x `height` pixels by its header, with almost no picture data."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (
-            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-        )
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(b"\x00" * 10))
-        + chunk(b"IEND", b"")
-    )
-
-
 def test_refusals_say_why(client, make_game, photo, conforms):
     game = make_game()
     token = game["edit_token"]
@@ -110,16 +100,16 @@ def test_refusals_say_why(client, make_game, photo, conforms):
             415,
             "That file is not a photo: choose a JPEG, PNG or HEIC picture.",
         ),  # fmt: skip
-        (photo[:2000], 422, "That photo could not be read: take it again."),
+        (photo[:2000], 422, CUT),
         # A few hundred bytes whose header claims 400 megapixels (Pillow's bomb error).
-        (_png_header(20_000, 20_000), 422, "That photo could not be read: take it again."),
+        (png_header(20_000, 20_000), 422, PIXELS),
         (
             b"\xff" * (16 * 1024 * 1024),
             413,
             "The photo is larger than 15 MB: take it again at a smaller size.",
         ),  # fmt: skip
         (None, 400, "Choose a photo of the hand first."),
-        (b"", 400, "Choose a photo of the hand first."),
+        (b"", 400, "That photo file is empty: take the photo again or choose another."),
     ]
     for content, status, message in cases:
         response = send(client, game["id"], token, content)
@@ -154,3 +144,75 @@ def test_a_club_scorer_may_send_a_photo_a_viewer_may_not(app, client, photo):
     refused = send(client, game_id, viewer, photo)
     assert refused.status_code == 403
     assert refused.get_json() == {"error": "Recording scores needs a scorer or owner of the club."}
+
+
+@pytest.mark.parametrize(
+    ("content", "status", "message"),
+    [
+        # 170 bytes of a 4000 x 3000 PNG: refused, not read as a blank picture.
+        (cut_png(), 422, CUT),
+        # Under Pillow's own bomb size, over a phone photo's: refused before it is decoded.
+        (png_header(7745, 7745), 422, PIXELS),
+        (png_header(40_000, 16), 422, SMALL),
+        (png_header(4000, 40), 422, NARROW),
+        (photo_as("GIF"), 415, NOT_A_PHOTO),
+        (photo_as("BMP"), 415, NOT_A_PHOTO),
+        (photo_as("TIFF"), 415, NOT_A_PHOTO),
+        (photo_as("EPS"), 415, NOT_A_PHOTO),
+    ],
+    ids=["cut-png", "7745-square", "40000x16", "4000x40", "gif", "bmp", "tiff", "eps"],
+)
+def test_a_picture_no_phone_takes_is_refused_with_its_reason(client, make_game, conforms,
+                                                             content, status, message):  # fmt: skip
+    game = make_game()
+    response = send(client, game["id"], game["edit_token"], content)
+    assert (response.status_code, response.get_json()) == (status, {"error": message})
+    conforms(response.get_json(), "Error")
+
+
+def test_webp_and_heic_are_read(client, make_game):
+    game = make_game()
+    for kind in ("WEBP", "HEIF"):
+        response = send(client, game["id"], game["edit_token"], photo_as(kind))
+        assert response.status_code == 200, (kind, response.get_json())
+
+
+@pytest.fixture
+def own_lane(app, tmp_path):
+    """One place in the photo lane, this test's own (tests beside it must not take it)."""
+    app.instance_path = str(tmp_path / "instance")
+    app.config["PHOTO_QUEUE"] = 1
+    return app
+
+
+def test_when_the_lane_is_full_a_photo_is_told_to_come_back(own_lane, client, make_game, photo):
+    game = make_game()
+    place = photo_lane.take_place(own_lane)  # another request's read, still running
+    assert place is not None
+    try:
+        refused = send(client, game["id"], game["edit_token"], photo)
+        assert refused.status_code == 503
+        assert refused.headers["Retry-After"] == "2"
+        assert refused.get_json() == {
+            "error": "Many photos are being read right now: wait a few seconds and send this "
+            "one again."
+        }
+    finally:
+        os.close(place)
+    assert send(client, game["id"], game["edit_token"], photo).get_json()["total"] == 48
+
+
+def test_a_large_photo_is_never_written_to_a_temporary_file(client, make_game, monkeypatch):
+    made = []
+    real = tempfile.TemporaryFile
+
+    def recorded(*args, **kwargs):
+        made.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", recorded)
+    large = photo_as("PNG")
+    assert 500 * 1024 < len(large) < 15 * 1024 * 1024  # Werkzeug spools past 500 KB
+    game = make_game()
+    assert send(client, game["id"], game["edit_token"], large).status_code == 200
+    assert made == []

@@ -342,6 +342,26 @@ def test_stale_if_match_is_412_with_the_current_game(client, app, game, conforms
     assert stored(app, game) == ([{"Ana": 0, "Ben": 15, "Cy": 3}], 2)
 
 
+@pytest.mark.parametrize("if_match", [True, False])
+def test_a_stale_answer_is_revalidated_like_the_game_it_carries(client, game, if_match):
+    """The game as it is now (412 with If-Match, 409 without) carries the game's ETag and the
+    same Cache-Control as a read of the game: a client or a proxy keeps neither unchecked."""
+    url = f"{API}/games/{game['id']}"
+    post(client, game, {"out": "Ana", "scores": {"Ben": 15, "Cy": 3}})
+    read = client.get(url, headers=bearer(game["view_token"]))
+    # Another client saved round 2 meanwhile: this one's round 2 is stale.
+    post(client, game, {"out": "Ben", "scores": {"Ana": 4, "Cy": 4}, "number": 2})
+    pinned = {"If-Match": read.headers["ETag"]} if if_match else {}
+    body = {"out": "Cy", "scores": {"Ana": 1, "Ben": 1}, "number": 2}
+    response = post(client, game, body, **pinned)
+    assert response.status_code == (412 if if_match else 409)
+    now = client.get(url, headers=bearer(game["view_token"]))
+    assert response.headers["ETag"] == now.headers["ETag"]
+    assert response.headers["ETag"].startswith(f'"g{game["id"]}v3-')
+    assert response.headers["Cache-Control"] == now.headers["Cache-Control"]
+    assert response.headers["Cache-Control"] == "private, no-cache"
+
+
 def test_two_clients_record_the_same_round_with_if_match(client, app, game):
     url = f"{API}/games/{game['id']}"
     etag_a = client.get(url, headers=bearer(game["edit_token"])).headers["ETag"]

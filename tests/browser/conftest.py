@@ -8,8 +8,9 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext
 
-from scorekeeper import create_app, limits
+from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.web import limits
 from tests.serving import serve
 
 HERE = Path(__file__).parent

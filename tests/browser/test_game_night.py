@@ -368,6 +368,33 @@ def test_the_empty_paper_sheet_prints_on_one_page(page: Page, live_server: str) 
         assert pdf_pages(page.pdf(format=paper)) == 1, paper
 
 
+# Each cell of the sheet whose words come within 2 px of its left or right border (or cross it).
+TOUCHING_A_BORDER = """() => [...document.querySelectorAll("#sheet th, #sheet td")]
+  .flatMap(cell => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const words = [...range.getClientRects()].filter(box => box.width > 0);
+    if (!words.length) return [];
+    const box = cell.getBoundingClientRect();
+    const left = Math.min(...words.map(w => w.left)), right = Math.max(...words.map(w => w.right));
+    return left - box.left < 2 || box.right - right < 2 ? [cell.innerText] : [];
+})"""
+
+
+def test_long_names_stay_inside_their_columns_on_paper(page: Page, live_server: str) -> None:
+    names = ["Maximiliana-Alexandrina", "Ben", "Christopher Featherstonehaugh", "Di",
+             "Evangelina Wolfeschlegelsteinhausen", "Finn", "Gus", "Hana"]  # fmt: skip
+    game_id = quick_game(page, live_server, names)
+    post_rounds(page, live_server, game_id, random_rounds(len(names), 3, seed=3))
+    page.goto(f"{live_server}/games/{game_id}/print")
+    page.emulate_media(media="print")
+    # A4's width inside the print margins (210 - 2 x 12 mm) at 96 px an inch.
+    page.set_viewport_size({"width": 703, "height": 1000})
+    expect(page.locator("#sheet thead th")).to_have_count(9)
+    assert page.evaluate(TOUCHING_A_BORDER) == []
+    assert pdf_pages(page.pdf(format="A4")) == 1
+
+
 # Fitting a phone ------------------------------------------------------------------------------
 
 

@@ -146,3 +146,69 @@ def test_the_game_page_follows_another_phone_and_keeps_a_round_being_typed(
     expect(pips(phone, "Ben")).to_have_value("21")
     expect(phone.locator("#sheet tbody tr")).to_have_count(2)
     other.close()
+
+
+# Where each waiting row's words (its head: "11-11 waiting", "Total with the rounds waiting")
+# end, against where its cell ends and where the first score starts: words over a score, or
+# past the cell's edge, are the overlap a scorer saw at 360 and 390 px.
+WAITING_HEADS_CLEAR = """() => [...document.querySelectorAll("#sheet tr.waiting-row")].map(row => {
+    const extent = el => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const boxes = [...range.getClientRects()].filter(box => box.width > 0);
+        return {left: Math.min(...boxes.map(b => b.left)),
+                right: Math.max(...boxes.map(b => b.right))};
+    };
+    const head = row.querySelector("th"), score = row.querySelector("td");
+    const clear = extent(head).right <= Math.min(head.getBoundingClientRect().right,
+                                                 extent(score).left);
+    return [head.innerText.replace(/\\s+/g, " ").trim(), clear];
+})"""
+
+
+@pytest.mark.parametrize("width, height", [(360, 740), (390, 844)])
+def test_rounds_waiting_are_named_and_clear_of_the_scores(
+    browser: Browser, browser_context_args: dict, live_server: str, width: int, height: int
+):
+    # A phone of its own: its service worker, caches and outbox start empty.
+    viewport = {"width": width, "height": height}
+    context = browser.new_context(**{**browser_context_args, "viewport": viewport})
+    try:
+        phone = context.new_page()
+        game_url = start(phone, live_server)
+        record(phone, "Cy", {"Ana": 10, "Ben": 20, "Di": 30})
+        phone.wait_for_function("navigator.serviceWorker.controller !== null")
+        phone.goto(game_url)
+        wait_until_kept(phone, game_url)
+        context.set_offline(True)
+        try:
+            record(phone, "Ana", {"Ben": 125, "Cy": 7, "Di": 22}, online=False)
+            record(phone, "Ben", {"Ana": 5, "Cy": 118, "Di": 9}, online=False)
+            heads = phone.locator("#sheet tr.waiting-row th")
+            expect(heads).to_have_text(
+                ["11-11 waiting", "10-10 waiting", "Total with the rounds waiting"]
+            )
+            assert phone.evaluate(WAITING_HEADS_CLEAR) == [
+                ["11-11 waiting", True],
+                ["10-10 waiting", True],
+                ["Total with the rounds waiting", True],
+            ]
+            waiting = (
+                "Rounds 2 and 3 are saved on this phone and will be sent when the network is back."
+            )
+            expect(phone.locator("#offline-status")).to_have_text(waiting)
+            # The saved total carries on just below: 10+0+5, 20+125+0, 0+7+118, 30+22+9.
+            expect(phone.locator("#sheet tr.waiting-total td")).to_have_text(
+                ["15", "145", "125", "61"]
+            )
+
+            # The page again, from the worker's copy: the same two rounds wait, and say so.
+            phone.reload()
+            expect(phone.get_by_role("heading", name=re.compile("Record round 4"))).to_be_visible()
+            expect(phone.locator("#offline-status")).to_have_text(waiting)
+            expect(heads).to_have_count(3)
+            assert [clear for _, clear in phone.evaluate(WAITING_HEADS_CLEAR)] == [True] * 3
+        finally:
+            context.set_offline(False)
+    finally:
+        context.close()

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from scorekeeper.charts.cache import CACHE, etag_of
+from scorekeeper.charts.cache import CACHE
+from scorekeeper.web.etags import content_etag
 
 from .helpers import chart_files
 
@@ -34,7 +35,7 @@ def test_a_chart_is_drawn_once_then_read_from_its_file(app):
     with app.app_context():
         first = CACHE.get("x-1.svg", draw)
         second = CACHE.get("x-1.svg", draw)
-    assert first == second == (SVG, etag_of(SVG))
+    assert first == second == (SVG, content_etag(SVG))
     assert draw.calls == 1
     assert chart_files(app) == ["x-1.svg"]
     assert not [n for n in os.listdir(app.config["CHART_CACHE_DIR"]) if n.startswith(".tmp")]
@@ -51,7 +52,7 @@ def test_a_chart_another_worker_stored_is_served_without_drawing(app):
     with app.app_context():
         svg, etag = CACHE.get("x-2.svg", draw)
     assert svg == b"<svg>from another worker</svg>"
-    assert etag == etag_of(svg)
+    assert etag == content_etag(svg)
     assert draw.calls == 0
 
 
@@ -70,7 +71,7 @@ def test_requests_asking_at_once_wait_for_one_drawing(app):
         thread.start()
     for thread in threads:
         thread.join(timeout=30)
-    assert answers == [(SVG, etag_of(SVG))] * 6
+    assert answers == [(SVG, content_etag(SVG))] * 6
     assert draw.calls == 1
 
 

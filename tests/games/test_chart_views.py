@@ -6,8 +6,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from charts.helpers import DEVICE, make_game, play  # tests/ is on the path
 
-from scorekeeper.devices import COOKIE
-from scorekeeper.games import chart_views
+from scorekeeper.games.views import charts as chart_views
+from scorekeeper.web.devices import COOKIE
 from tests.helpers import load_game
 
 OTHER_DEVICE = "otherdevice-0123456789abcdefghij"

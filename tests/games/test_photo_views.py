@@ -1,16 +1,19 @@
-"""A hand from a photo on the round sheet (games/photo_views.py): the script's JSON answer, the
+"""A hand from a photo on the round sheet (games/views/photos.py): the script's JSON answer, the
 refusals, and the same photo sent with the whole form when there is no script."""
 
 from __future__ import annotations
 
 import io
+import os
 import re
 
 import pytest
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import encode_multipart
 
+from scorekeeper.services import photo_lane
 from tests.games.test_views import round_data, start_game
+from tests.photos.hostile import cut_png, photo_as, png_header
 from training.synthetic import make_photo
 
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
@@ -86,6 +89,27 @@ def test_a_broken_photo_is_422_and_no_photo_is_400(client, photo):
     assert send(client, game_id, {}).status_code == 400
 
 
+def test_an_empty_file_is_called_empty_and_no_file_asks_for_a_photo(client):
+    game_id = start_game(client)
+    # A file the phone did not finish writing: 0 bytes, with its name.
+    response = send(client, game_id, {}, photo=b"")
+    assert (response.status_code, response.get_json()) == (
+        400,
+        {"error": "That photo file is empty: take the photo again or choose another."},
+    )
+    # Without the script, the round form sent with its file field left empty: the browser
+    # sends the field with no file name and no bytes.
+    fields = MultiDict(round_data(1, {1: 7}, photo_seat="0"))
+    fields.add("photo", FileStorage(io.BytesIO(b""), "", content_type="application/octet-stream"))
+    boundary, body = encode_multipart(fields)
+    response = client.post(f"/games/{game_id}/photos", data=body, headers={"Accept": "text/html"},
+                           content_type=f"multipart/form-data; boundary={boundary}")  # fmt: skip
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "Choose a photo of the hand first." in html and "file is empty" not in html
+    assert 'name="pips_1" pattern="[0-9]*" placeholder="pips" type="text" value="7"' in html
+
+
 def test_an_empty_table_gives_no_tiles_and_advice_in_words(client):
     from training.synthetic import empty_table
 
@@ -129,3 +153,48 @@ def test_a_junk_hand_number_keeps_the_form_and_ticks_nothing(client, photo, seat
     assert " checked" not in "".join(re.findall(r'<input class="tile-check"[^>]*>', html))
     assert 'name="pips_1" pattern="[0-9]*" placeholder="pips" type="text" value="7"' in html
     assert "Choose whose hand the photo shows" in html
+
+
+@pytest.mark.parametrize(
+    ("content", "status", "words"),
+    [
+        (cut_png(), 422, "The photo file is incomplete"),
+        (png_header(7745, 7745), 422, "more than 24 megapixels"),
+        (png_header(40_000, 16), 422, "at least 32 pixels each way"),
+        (photo_as("GIF"), 415, "choose a JPEG, PNG or HEIC picture"),
+        (photo_as("EPS"), 415, "choose a JPEG, PNG or HEIC picture"),
+    ],
+    ids=["cut-png", "7745-square", "40000x16", "gif", "eps"],
+)
+def test_a_picture_no_phone_takes_is_refused_with_its_reason(client, content, status, words):
+    game_id = start_game(client)
+    response = send(client, game_id, {}, photo=content)
+    assert response.status_code == status
+    assert words in response.get_json()["error"]
+    # Without the script: the page, what was typed kept, the reason shown.
+    data = round_data(1, {1: 7}, photo_seat="0")
+    page = send(client, game_id, data, headers={"Accept": "text/html"}, photo=content)
+    assert page.status_code == status
+    html = page.get_data(as_text=True)
+    assert words in html
+    assert 'name="pips_1" pattern="[0-9]*" placeholder="pips" type="text" value="7"' in html
+
+
+def test_when_the_lane_is_full_the_page_says_to_send_it_again(app, client, photo, tmp_path):
+    app.instance_path = str(tmp_path / "instance")  # this test's own places in the lane
+    app.config["PHOTO_QUEUE"] = 1
+    game_id = start_game(client)
+    place = photo_lane.take_place(app)  # another table's photo, still being read
+    try:
+        refused = send(client, game_id, {}, photo=photo)
+        assert refused.status_code == 503 and refused.headers["Retry-After"] == "2"
+        assert "wait a few seconds and send this one again" in refused.get_json()["error"]
+        data = round_data(1, {1: 7}, photo_seat="0")
+        page = send(client, game_id, data, headers={"Accept": "text/html"}, photo=photo)
+        assert page.status_code == 503 and page.headers["Retry-After"] == "2"
+        html = page.get_data(as_text=True)
+        assert "wait a few seconds and send this one again" in html
+        assert 'name="pips_1" pattern="[0-9]*" placeholder="pips" type="text" value="7"' in html
+    finally:
+        os.close(place)
+    assert send(client, game_id, {}, photo=photo).get_json()["total"] == 48

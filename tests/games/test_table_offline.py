@@ -8,9 +8,9 @@ import re
 
 from sqlalchemy import func, select
 
-from scorekeeper.devices import COOKIE
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Round, RoundWrite
+from scorekeeper.web.devices import COOKIE
 from tests.games.test_views import round_data, start_game
 from tests.helpers import load_game
 

@@ -29,3 +29,14 @@ def test_each_photo_gets_a_json_line(runner, tmp_path):
     # The API's answer, the photo's path first (POST /api/v1/games/{id}/photos).
     assert list(first) == ["photo", "tiles", "total", "advice"]
     assert [set(tile) for tile in first["tiles"]] == [{"pips", "confidence", "corners"}] * 2
+
+
+def test_an_empty_file_is_called_empty(runner, tmp_path):
+    empty = tmp_path / "hand.jpg"
+    empty.write_bytes(b"")
+    result = runner.invoke(args=["count-pips", str(empty)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == {
+        "photo": str(empty),
+        "error": "That photo file is empty: take the photo again or choose another.",
+    }

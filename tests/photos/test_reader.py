@@ -9,6 +9,7 @@ from PIL import Image
 
 from scorekeeper.photos.decode import NotAnImage, Unreadable
 from scorekeeper.photos.reader import ADVICE, LOW_CONFIDENCE, read_photo
+from tests.photos.hostile import cut_png, photo_as, png_header
 from training.synthetic import draw_look, empty_table, make_photo, pip_layout
 
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
@@ -155,3 +156,32 @@ def test_tiles_beyond_the_games_set_are_marked_and_the_scorer_told():
         assert max(tile.pips) <= 6
         # The 3-2 is read as sure as before; the others are marked for the scorer.
         assert tile.low_confidence == (sorted(tile.pips) != [2, 3])
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (cut_png(), "cut"),
+        (png_header(7745, 7745), "pixels"),
+        (png_header(40_000, 16), "small"),
+        (png_header(16, 16), "small"),
+        (png_header(4000, 40), "narrow"),
+    ],
+    ids=["cut-png", "7745-square", "40000x16", "16-square", "4000x40"],
+)
+def test_a_picture_is_refused_by_its_header_with_a_reason(content, reason):
+    with pytest.raises(Unreadable) as refused:
+        read_photo(content, set_max=12)
+    assert refused.value.reason == reason
+
+
+@pytest.mark.parametrize("kind", ["GIF", "BMP", "TIFF", "ICO", "PPM", "TGA", "PCX", "EPS"])
+def test_only_jpeg_png_webp_and_heic_are_pictures(kind):
+    with pytest.raises(NotAnImage):
+        read_photo(photo_as(kind), set_max=12)
+
+
+@pytest.mark.parametrize("kind", ["WEBP", "HEIF"])
+def test_webp_and_heic_read_as_well_as_jpeg(kind):
+    read = read_photo(photo_as(kind), set_max=12)
+    assert pairs(t.pips for t in read.tiles) == pairs(make_photo(1).tiles)

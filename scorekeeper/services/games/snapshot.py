@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from scorekeeper import core
 from scorekeeper.extensions import db
-from scorekeeper.lru import Lru
+from scorekeeper.infra.lru import Lru
 from scorekeeper.models import Change, Club, Game, Hand, Penalty, Player, Round, etag_of
 from scorekeeper.services.games import mapping, versions
 
