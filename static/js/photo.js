@@ -153,13 +153,15 @@
       var change = document.createElement("button");
       change.type = "button";
       change.className = "photo-change";
+      // The number ties the tile to its outline on the photo, which only the eye sees.
       if (tile.corners) {
         var number = document.createElement("span");
         number.className = "photo-number";
+        number.setAttribute("aria-hidden", "true");
         number.textContent = String(index + 1);
-        change.appendChild(number);
+        li.appendChild(number);
       }
-      change.appendChild(document.createTextNode(name(tile.pips) + (tile.check ? " ?" : "")));
+      change.textContent = name(tile.pips) + (tile.check ? " ?" : "");
       var said = say(tile.check ? words.check : words.tile, "tile", name(tile.pips));
       change.setAttribute("aria-label", tile.out ? said + " (" + words.out + ")" : said);
       change.addEventListener("click", function () { openPad(index); });
