@@ -225,3 +225,19 @@ def test_a_race_chart_of_someone_outside_the_season_is_not_found(app, client, wo
     assert client.get(f"{base}/abc.svg").status_code == 404
     other = as_(client, app, world, "other_owner")
     assert other.get(f"{base}/{ids['Cy']}.svg").status_code == 404
+
+
+def test_the_story_reads_in_french_spanish_and_hindi(app, client, world):
+    season_id, _ids, _games = story_season(app, world.club)
+    as_(client, app, world, "viewer")
+    url = f"/clubs/{world.club}/seasons/{season_id}"
+    said = {
+        language: text(client.get(url, headers={"Accept-Language": language}))
+        for language in ("fr", "es", "hi")
+    }
+    assert "L’histoire de la saison" in said["fr"]
+    assert "Cy : 2 victoires d’affilée" in said["fr"]
+    assert "Ben: 0 puntos en 2 rondas" in said["es"]
+    assert "सीज़न की कहानी" in said["hi"]
+    for words in said.values():
+        assert "The season's story" not in words and "Best round:" not in words
