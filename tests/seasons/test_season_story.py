@@ -105,9 +105,7 @@ def test_the_season_records_lowest_total_best_round_and_longest_run(app, world):
 
 def test_attendance_per_night_counts_players_guests_and_games(app, world):
     season_id, _ids, _games = story_season(app, world.club)
-    nights = [
-        (n.played_on, n.players, n.guests, n.games) for n in story_of(app, season_id).nights
-    ]
+    nights = [(n.played_on, n.players, n.guests, n.games) for n in story_of(app, season_id).nights]
     assert nights == [(TODAY - timedelta(days=7), 4, 0, 2), (TODAY, 4, 1, 3)]
 
 
