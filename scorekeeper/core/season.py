@@ -209,6 +209,22 @@ Who = TypeVar("Who", bound=Hashable)
 
 
 @dataclass(frozen=True)
+class RoundScores(Generic[Who]):
+    """One round as best_round sees it: every hand played that round summed, how many hands
+    were played, and the hands that may be its best (who, score). A hand can only be the best
+    of its round if no other in it scored less, so a caller may give just those."""
+
+    total: int
+    played: int
+    hands: Sequence[tuple[Who | None, int]]
+
+    @classmethod
+    def of(cls, hands: Sequence[tuple[Who | None, int]]) -> RoundScores[Who]:
+        """A round from every hand played in it."""
+        return cls(sum(score for _who, score in hands), len(hands), hands)
+
+
+@dataclass(frozen=True)
 class BestRound(Generic[Who]):
     """The round a player did best in against their table: their score and the others' average."""
 
@@ -223,23 +239,27 @@ class BestRound(Generic[Who]):
         return self.others - self.score
 
 
-def best_round(rounds: Sequence[Sequence[tuple[Who | None, int]]]) -> BestRound[Who] | None:
-    """Of every round given (each: the hands played, as (player, round score); a guest is None),
-    the one where a player scored furthest below the average of the others at the table.
+def best_round(rounds: Sequence[RoundScores[Who]]) -> BestRound[Who] | None:
+    """Of every round given, the one where a player scored furthest below the average of the
+    others who played it: (total - score) / (played - 1) - score, the widest gap.
 
     Lowest scores win, so a round a player went out (0) while the others were caught holding
-    the most is the best. Ties: the earliest round, then the lower score, then the first hand.
-    Rounds of one hand have no one to beat; a guest's hand counts for the others only."""
-    best: BestRound[Who] | None = None
-    for index, hands in enumerate(rounds):
-        if len(hands) < 2:
+    the most is the best. Ties: the earliest round, then the first hand given. A round of one
+    hand has no one to beat; a guest's hand (None) counts for the others only."""
+    # The gap is (total - played * score) / (played - 1): compared as integers, cross-multiplied
+    # (a season holds ten thousand hands; a Fraction each would cost ~100 ms).
+    best: tuple[int, int, int, Who, int] | None = None  # gap over (played - 1), index, ...
+    for index, scores in enumerate(rounds):
+        if scores.played < 2:
             continue
-        total = sum(score for _who, score in hands)
-        for who, score in hands:
+        below = scores.played - 1
+        for who, score in scores.hands:
             if who is None:
                 continue
-            others = Fraction(total - score, len(hands) - 1)
-            found = BestRound(index, who, score, others)
-            if best is None or (found.margin, -found.score) > (best.margin, -best.score):
-                best = found
-    return best
+            gap = scores.total - scores.played * score
+            if best is None or gap * best[1] > best[0] * below:
+                best = (gap, below, index, who, score)
+    if best is None:
+        return None
+    _gap, below, index, who, score = best
+    return BestRound(index, who, score, Fraction(rounds[index].total - score, below))

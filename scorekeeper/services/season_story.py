@@ -2,10 +2,10 @@
 
 Each player's games, wins and zero rounds and the lowest game total come from the players'
 final figures; the longest run of wins and the best round are the core's
-(`core.longest_run`, `core.best_round`) on the games and round scores read here; the places
-after each night (the race charts) are season_standings'; the rating gains are the ratings
-service's season changes. Attendance per night counts every game of the season, as the
-attendance table does.
+(`core.longest_run`, `core.best_round`) on the games and round scores read here; a player's
+race (their place after each night, season_standings') is read only by their race chart's own
+request, never by the page; the rating gains are the ratings service's season changes.
+Attendance per night counts every game of the season, as the attendance table does.
 """
 
 from __future__ import annotations
@@ -27,12 +27,14 @@ from scorekeeper.services.seasons import counts_in
 
 # The rating gains the story names (the table of every change stays on the season page).
 GAINS = 3
+# A hand's score and seat as one number (score * SEATS + seat), so that SQL's min() gives a
+# round's lowest roster hand and, on a tie, its first seat. More than any table's seats.
+SEATS = 1000
 
 
 @dataclass(frozen=True)
 class PlayerStory:
-    """One roster player's season: counted games, wins, rounds scored 0, longest run of wins,
-    and their place after each night (the race chart)."""
+    """One roster player's season: counted games, wins, rounds scored 0, longest run of wins."""
 
     roster_id: int
     name: str
@@ -40,7 +42,6 @@ class PlayerStory:
     wins: int
     zero_rounds: int
     longest_run: int
-    places: list[int | None]
 
 
 @dataclass(frozen=True)
@@ -100,8 +101,6 @@ class Story:
     best_round: BestRound | None
     longest_run: Run | None  # None until someone has won two games in a row
     nights: list[Night]
-    race_nights: int  # nights on the race charts' axis
-    ranked: int  # the most players ranked after a night: the race charts' scale
     version: str  # season_standings.data_version: the race charts' URLs carry it
 
 
@@ -135,21 +134,24 @@ def _seats(season: Season) -> list[tuple[int, str, int, date, int, int, int, int
 
 
 def _best_round(season: Season) -> BestRound | None:
-    """Every hand played at the season's counted games (not a late arrival's or a leaver's
-    missed round, not a partnership), handed round by round to the core."""
+    """Each round of the season's counted games as the core's best_round takes it, summed in
+    SQL (a season holds ten thousand hands; one grouped query reads a row a round): its total
+    and count of hands played (not a late arrival's or a leaver's missed round, not a
+    partnership), and its lowest-scoring roster hand, the first by seat on a tie (only the
+    lowest can be a round's best: core.RoundScores)."""
+    lowest = func.min(case((Player.roster_player_id.is_not(None), Hand.score * SEATS + Hand.seat)))
     rows = db.session.execute(
         select(
             Round.game_id,
             Round.number,
             Game.played_on,
-            Player.roster_player_id,
-            RosterPlayer.display_name,
-            Hand.score,
+            func.sum(Hand.score),
+            func.count(Hand.id),
+            lowest,
         )
         .join(Round, Round.id == Hand.round_id)
         .join(Game, Game.id == Round.game_id)
         .join(Player, and_(Player.game_id == Round.game_id, Player.seat == Hand.seat))
-        .outerjoin(RosterPlayer, RosterPlayer.id == Player.roster_player_id)
         .where(
             *counted(season),
             Player.place.is_not(None),
@@ -157,23 +159,23 @@ def _best_round(season: Season) -> BestRound | None:
             Hand.late.is_(False),
             Hand.away.is_(False),
         )
-        .order_by(Game.played_on, Game.finished_at, Game.id, Round.number, Hand.seat)
+        .group_by(Round.id, Round.game_id, Round.number, Game.played_on, Game.finished_at)
+        .order_by(Game.played_on, Game.finished_at, Round.game_id, Round.number)
     ).all()
-    rounds: list[list[tuple[int | None, int]]] = []
-    where: list[tuple[int, int, date]] = []
-    names: dict[int, str] = {}
-    for game_id, number, day, entry, name, score in rows:
-        if not where or where[-1][:2] != (game_id, number):
-            where.append((game_id, number, _day(day)))
-            rounds.append([])
-        rounds[-1].append((entry, score))
-        if entry is not None:
-            names[entry] = name
+    rounds: list[core.RoundScores[tuple[int, int]]] = []
+    for game_id, _number, _day_played, total, played, code in rows:
+        hands = [] if code is None else [((game_id, code % SEATS), code // SEATS)]
+        rounds.append(core.RoundScores(total, played, hands))
     best = core.best_round(rounds)
     if best is None:
         return None
-    game_id, number, day = where[best.index]
-    return BestRound(best.player, names[best.player], best.score, best.others, number, game_id, day)
+    (game_id, seat), (_game, number, day, *_sums) = best.player, rows[best.index]
+    entry, name = db.session.execute(
+        select(RosterPlayer.id, RosterPlayer.display_name)
+        .join(Player, Player.roster_player_id == RosterPlayer.id)
+        .where(Player.game_id == game_id, Player.seat == seat)
+    ).one()
+    return BestRound(entry, name, best.score, best.others, number, game_id, _day(day))
 
 
 def _nights(season: Season) -> list[Night]:
@@ -215,7 +217,6 @@ def story(season: Season, club: Club, standings: season_standings.Standings) -> 
         sums[entry] = [games + 1, wins + win, zero_rounds + zeros]
         if lowest is None or total < lowest.total:
             lowest = LowestTotal(entry, name, total, rounds, game_id, day)
-    races = season_standings.places_by_night(season)
     players: dict[int, PlayerStory] = {}
     runs: dict[int, tuple[int, int]] = {}
     for line in standings.lines:
@@ -229,7 +230,6 @@ def story(season: Season, club: Club, standings: season_standings.Standings) -> 
             wins,
             zero_rounds,
             runs[entry][0],
-            races.places.get(entry, []),
         )
     changes = rating_service.season_changes(club, season.starts_on, season.ends_on)
     return Story(
@@ -240,8 +240,6 @@ def story(season: Season, club: Club, standings: season_standings.Standings) -> 
         best_round=_best_round(season),
         longest_run=_longest(runs, days, players),
         nights=_nights(season),
-        race_nights=len(races.nights),
-        ranked=races.ranked,
         version=season_standings.data_version(season),
     )
 

@@ -7,6 +7,7 @@ import pytest
 from scorekeeper.core import (
     LateRule,
     PlayerSeason,
+    RoundScores,
     RuleError,
     SeasonMethod,
     best_round,
@@ -261,19 +262,29 @@ def test_the_best_round_is_the_widest_gap_below_the_others_average():
         # A round of one hand has nobody to beat.
         [("Cy", 0)],
     ]
-    best = best_round(rounds)
+    best = best_round([RoundScores.of(hands) for hands in rounds])
     assert best is not None
     assert (best.index, best.player, best.score) == (1, "Ben", 0)
     assert best.others == Fraction(50, 3) and best.margin == Fraction(50, 3)
 
 
+def test_a_round_may_be_given_as_its_total_and_its_lowest_hands():
+    # Round 2 above: 50 points in 4 hands, Ben's 0 the lowest: the same answer.
+    full = [RoundScores.of([("Ben", 0), ("Ana", 10), ("Cy", 10), ("Di", 30)])]
+    lowest = [RoundScores(total=50, played=4, hands=[("Ben", 0)])]
+    assert best_round(full) == best_round(lowest)
+
+
 def test_a_guest_counts_for_the_others_and_ties_go_to_the_earliest_round():
     rounds = [
         [("Ana", 0), (None, 12)],  # Ana 12 below the guest
-        [("Ben", 0), ("Cy", 12)],  # as wide, later: Ana keeps it
+        [("Ben", 3), ("Cy", 15)],  # as wide (12), later, though Ben scored more: Ana keeps it
         [("Cy", 0), ("Ana", 0)],  # a gap of nothing
+        [("Di", 4), ("Ana", 28), ("Ben", 4)],  # 12 again, and Di is the first of two
     ]
-    best = best_round(rounds)
+    best = best_round([RoundScores.of(hands) for hands in rounds])
     assert best is not None and (best.index, best.player, best.margin) == (0, "Ana", 12)
+    later = best_round([RoundScores.of(hands) for hands in rounds[2:]])
+    assert later is not None and (later.index, later.player, later.margin) == (1, "Di", 12)
     assert best_round([]) is None
-    assert best_round([[(None, 0), (None, 9)]]) is None
+    assert best_round([RoundScores.of([(None, 0), (None, 9)])]) is None

@@ -66,9 +66,25 @@ def test_each_players_games_wins_zero_rounds_and_longest_run(app, world):
         ("Ana", 2, 1, 1, 1),
         ("Di", 4, 0, 0, 0),
     ]
-    assert story.players[ids["Cy"]].places == [3, 1]
-    assert story.players[ids["Ana"]].places == [2, 3]
-    assert (story.race_nights, story.ranked) == (2, 4)
+
+
+def test_each_players_race_is_their_place_after_each_night(app, world):
+    season_id, ids, _games = story_season(app, world.club)
+    with app.app_context():
+        season = db.session.get(Season, season_id)
+        races = season_standings.places_by_night(season)
+        cy = season_story.race(season, ids["Cy"])
+        nobody = season_story.race(season, 99999)
+    assert races.nights == [TODAY - timedelta(days=7), TODAY]
+    assert races.places == {
+        ids["Ben"]: [1, 2],
+        ids["Ana"]: [2, 3],
+        ids["Cy"]: [3, 1],
+        ids["Di"]: [4, 4],
+    }
+    assert races.ranked == 4
+    assert cy == season_story.Race("Cy", [3, 1], 2, 4)
+    assert nobody is None
 
 
 def test_the_season_records_lowest_total_best_round_and_longest_run(app, world):
@@ -165,7 +181,7 @@ def test_the_season_page_tells_the_story_with_how_each_line_was_worked_out(app, 
         version = season_standings.data_version(db.session.get(Season, season_id))
     for entry in ids.values():
         assert f"/race/{entry}.svg?v={version}" in page
-    assert 'alt="Place after each night: 3, 1"' in page  # Cy's
+    assert 'alt="Race chart of Cy: their place after each club night"' in page
 
 
 def test_the_print_has_every_part_of_the_story(app, client, world):
