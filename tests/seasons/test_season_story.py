@@ -197,7 +197,7 @@ def test_the_print_has_every_part_of_the_story(app, client, world):
     for heading in ("Biggest rating gains", "Lowest game total", "Best round"):
         assert heading in words
     assert "Longest run of wins" in words and "Attendance per night" in words
-    assert re.search(r": 4 players, 0 guests, 2 games · .*: 4 players, 1 guests, 3 games", words)
+    assert re.search(r": 4 players, 0 guests, 2 games · .*: 4 players, 1 guest, 3 games", words)
     for number in range(1, 8):
         assert f'id="story-note-{number}"' in page
     assert page.count("/race/") == len(ids)
