@@ -145,6 +145,15 @@ HouseRules = create_model(
 )
 
 
+class RosterRef(Body):
+    """A club's roster player, by id (the `player_id` of GET /clubs/{club_id}/ratings, the number
+    in a roster player's page address): club games only."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"id": 3}]})
+
+    id: Annotated[int, Field(ge=1, le=MAX_INT), Whole]
+
+
 class NewGame(Body):
     """POST /games: the players in seating order and the options (every one has a default)."""
 
@@ -153,17 +162,21 @@ class NewGame(Body):
             "examples": [
                 {"players": ["Ana", "Ben", "Cy"], "house_rules": {"open_train_points": 10}},
                 {"players": ["Ana", "Ben", "Cy"], "game_type": "draw", "target": 50},
+                {"club_id": 3, "players": [{"id": 3}, {"id": 5}, "Cy"]},
             ]
         }
     )
 
-    players: list[Name] = Field(
+    players: list[Name | RosterRef] = Field(
         min_length=PLAYERS_MIN,
         max_length=PLAYERS_MAX,
         description=f"In seating order: {PLAYER_LIMITS[core.GameType.MEXICAN_TRAIN][0]} to "
         f"{PLAYER_LIMITS[core.GameType.MEXICAN_TRAIN][1]} names "
         f"({PLAYER_LIMITS[core.GameType.DRAW][0]} to {PLAYER_LIMITS[core.GameType.DRAW][1]} "
-        "for the draw game), each different.",
+        "for the draw game), each different. In a club game (club_id) a name that is an active "
+        'roster player\'s (any case) is that player, {"id": 3} is roster player 3 (an active '
+        "one, else 422 not_on_roster), and any other name is a guest, who counts for no one's "
+        "rating; a quick game takes names only.",
         # Two players of the same name are refused (by the core, with its rule's code; also
         # "Ana" and "ana ", which JSON Schema cannot say).
         json_schema_extra={"uniqueItems": True},
@@ -186,14 +199,15 @@ class NewGame(Body):
     teams: list[Annotated[list[Name], Field(min_length=2, max_length=2)]] = Field(
         default_factory=list,
         max_length=PLAYERS_MAX // 2,
-        description="Partnerships (4, 6 or 8 players): pairs of names, every player in one.",
+        description="Partnerships (4, 6 or 8 players): pairs of names, every player in one "
+        "(a roster player given by id: by the roster's name).",
     )
     target: Target = Field(core.GameRules().target, description="The draw game: points to win.")
     house_rules: HouseRules = Field(default_factory=HouseRules)
     club_id: Annotated[int, Field(ge=1, le=MAX_INT), Whole] | None = Field(
         None,
         description="Create the game in this club (a personal token of a scorer or owner of the "
-        "club). Players are then guests, given by name.",
+        "club). Its players are roster players, by id or name, and guests.",
     )
 
     played_on: Day | None = Field(
@@ -203,6 +217,10 @@ class NewGame(Body):
         "season. Default: today.",
         examples=["2025-01-10"],
     )
+
+    def seated(self) -> list[str | int]:
+        """The players as the club game service takes them: a name, or a roster id."""
+        return [p.id if isinstance(p, RosterRef) else p for p in self.players]
 
     def to_rules(self) -> core.GameRules:
         """The options as the core takes them (it fills the defaults and checks the rules)."""
@@ -316,6 +334,16 @@ class Warnings(Answer):
     warnings: list[Problem] = Field(min_length=1)
 
 
+class Seat(Answer):
+    """A club game's seat: the roster player in it, or a guest."""
+
+    name: str
+    player_id: int | None = Field(description="The roster player's id (null: a guest).")
+    guest: bool = Field(
+        description="No roster player: this seat counts for no one's rating or player page."
+    )
+
+
 class CreatedGame(Answer):
     """The answer to POST /games: keep the edit token to record scores."""
 
@@ -329,6 +357,11 @@ class CreatedGame(Answer):
         None,
         description="Club games only: members open the game with their personal tokens.",
         exclude_if=lambda value: value is None,  # a quick game's answer has no club_id key
+    )
+    seats: list[Seat] | None = Field(
+        None,
+        description="Club games only: each seat in seating order, roster player or guest.",
+        exclude_if=lambda value: value is None,
     )
     warnings: list[Problem] = Field(
         default_factory=list,
