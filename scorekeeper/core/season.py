@@ -14,7 +14,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from .problems import N_, Problem, RuleError
 from .rounding import round_half_up
@@ -208,11 +208,11 @@ def longest_run(won: Sequence[bool]) -> tuple[int, int]:
 Who = TypeVar("Who", bound=Hashable)
 
 
-@dataclass(frozen=True)
-class RoundScores(Generic[Who]):
+class RoundScores(NamedTuple, Generic[Who]):
     """One round as best_round sees it: every hand played that round summed, how many hands
     were played, and the hands that may be its best (who, score). A hand can only be the best
-    of its round if no other in it scored less, so a caller may give just those."""
+    of its round if no other in it scored less, so a caller may give just those. (A tuple: a
+    season gives thousands.)"""
 
     total: int
     played: int

@@ -162,14 +162,17 @@ def _best_round(season: Season) -> BestRound | None:
         .group_by(Round.id, Round.game_id, Round.number, Game.played_on, Game.finished_at)
         .order_by(Game.played_on, Game.finished_at, Round.game_id, Round.number)
     ).all()
-    rounds: list[core.RoundScores[tuple[int, int]]] = []
-    for game_id, _number, _day_played, total, played, code in rows:
-        hands = [] if code is None else [((game_id, code % SEATS), code // SEATS)]
-        rounds.append(core.RoundScores(total, played, hands))
-    best = core.best_round(rounds)
+    # A round without a roster hand has no best; the others keep their order (ties: earliest).
+    kept = [row for row in rows if row[5] is not None]
+    best = core.best_round(
+        [
+            core.RoundScores(total, played, [((game_id, code % SEATS), code // SEATS)])
+            for game_id, _number, _day_played, total, played, code in kept
+        ]
+    )
     if best is None:
         return None
-    (game_id, seat), (_game, number, day, *_sums) = best.player, rows[best.index]
+    (game_id, seat), (_game, number, day, *_sums) = best.player, kept[best.index]
     entry, name = db.session.execute(
         select(RosterPlayer.id, RosterPlayer.display_name)
         .join(Player, Player.roster_player_id == RosterPlayer.id)
