@@ -1,5 +1,6 @@
-"""House rules (RULES.md section 4, "each off by default"): each one off in a new game, with the words the setup form
-and the API show, its bounds, and its value kept by name (the columns, the API, the export)."""
+"""House rules (RULES.md section 4: "each off by default"): each one off in a new game, with the
+words the setup form and the API show, its bounds, and its value kept by name (the columns, the
+API, the export)."""
 
 import importlib.util
 from types import ModuleType
