@@ -131,6 +131,8 @@ def test_the_opener_passes_over_a_player_who_left():
 
 def test_when_all_but_one_have_left_the_game_can_only_be_ended():
     game = leave(new_game(["A", "B", "C"]), "C", 1)
+    two_left = [play(new_game(["A", "B", "C"]), 1, {"B": 1, "C": 2}, out="A")]
+    assert game_state(game, two_left).can_play is True  # two at the table still play
     assert leave_problem(game, "B", 1) is None
     alone = leave(game, "B", 1)
     results = [play(new_game(["A", "B", "C"]), 1, {"B": 1, "C": 2}, out="A")]
@@ -304,6 +306,10 @@ def test_a_game_everyone_has_left_takes_no_round():
     assert [(p.code, p.message) for p in check.errors] == [
         ("only_one_left", "Only - is still playing: the game can only be ended.")
     ]
+    results = [play(three(), 1, {"B": 1, "C": 2}, out="A")]
+    state = game_state(game, results)
+    assert (state.can_play, state.finished) == (False, False)
+    assert state.next_opener == "B"  # whose turn round 2 is, though nobody is left to play
 
 
 def test_a_late_arrivals_missed_round_does_not_set_a_leavers_score():
