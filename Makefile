@@ -168,15 +168,26 @@ train-photos: $(STAMP)
 
 # Mutation testing of the rules core (issue 16): mutmut mutates scorekeeper/core and runs
 # tests/core against each mutant (config: [tool.mutmut] in pyproject.toml). Not part of
-# `make test`: it takes minutes. Survivors: `$(BIN)/mutmut show <name>`; the ones that cannot
-# change behaviour are explained in tests/core/EQUIVALENT_MUTANTS.md. mutmut is pinned: the
-# mutant names listed there (their numbers) depend on its version.
+# `make test`: it takes minutes. mutmut lives in its own venv, .mutation-venv (the lock, the
+# editable install and mutmut on top), so .venv stays exactly the lock (tests/test_lock.py).
+# Survivors: `$(MUTATION_VENV)/bin/mutmut show <name>`; the ones that cannot change behaviour
+# are explained in tests/core/EQUIVALENT_MUTANTS.md. mutmut is pinned: the mutant names listed
+# there (their numbers) depend on its version.
 MUTMUT_VERSION := 3.8.1
+MUTATION_VENV := .mutation-venv
+MUTATION_STAMP := $(MUTATION_VENV)/.installed
+$(MUTATION_STAMP): $(LOCK) pyproject.toml
+	rm -rf $(MUTATION_VENV)
+	$(PYTHON) -m venv $(MUTATION_VENV)
+	$(MUTATION_VENV)/bin/pip install -q --require-hashes --no-deps -r $(LOCK)
+	$(MUTATION_VENV)/bin/pip install -q --no-deps --no-build-isolation -e .
+	$(MUTATION_VENV)/bin/pip install -q 'mutmut==$(MUTMUT_VERSION)'
+	touch $@
+
 .PHONY: mutation
-mutation: $(STAMP)
-	$(BIN)/pip install -q 'mutmut==$(MUTMUT_VERSION)'
+mutation: $(MUTATION_STAMP)
 	rm -rf mutants
-	$(BIN)/mutmut run --max-children 2
-	$(BIN)/mutmut export-cicd-stats
-	$(BIN)/mutmut results > mutants/survivors.txt
-	$(BIN)/python tests/core/mutation_score.py
+	$(MUTATION_VENV)/bin/mutmut run --max-children 2
+	$(MUTATION_VENV)/bin/mutmut export-cicd-stats
+	$(MUTATION_VENV)/bin/mutmut results > mutants/survivors.txt
+	$(MUTATION_VENV)/bin/python tests/core/mutation_score.py

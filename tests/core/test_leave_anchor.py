@@ -42,3 +42,14 @@ def test_a_leaver_opens_the_round_they_left_after_when_it_is_entered_again():
     state = game_state(game, results)
     assert state.next_opener == "C"
     assert state.can_play
+
+
+def test_a_round_two_players_left_after_can_be_entered_again():
+    """B and C left after round 1, leaving A alone; round 1 was deleted: it is entered again with
+    all three, so the game can be played, not only ended."""
+    game = leave(leave(new_game(["A", "B", "C"]), "C", 1), "B", 1)
+    state = game_state(game, [])
+    assert state.can_play
+    assert check_round(game, 1, entry({"B": 20, "C": 15}, "A")).errors == ()
+    round_1 = check_round(game, 1, entry({"B": 20, "C": 15}, "A")).result
+    assert not game_state(game, [round_1]).can_play

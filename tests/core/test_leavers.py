@@ -131,6 +131,8 @@ def test_the_opener_passes_over_a_player_who_left():
 
 def test_when_all_but_one_have_left_the_game_can_only_be_ended():
     game = leave(new_game(["A", "B", "C"]), "C", 1)
+    two_left = [play(new_game(["A", "B", "C"]), 1, {"B": 1, "C": 2}, out="A")]
+    assert game_state(game, two_left).can_play is True  # two at the table still play
     assert leave_problem(game, "B", 1) is None
     alone = leave(game, "B", 1)
     results = [play(new_game(["A", "B", "C"]), 1, {"B": 1, "C": 2}, out="A")]
@@ -140,20 +142,11 @@ def test_when_all_but_one_have_left_the_game_can_only_be_ended():
     assert [(p.code, p.message) for p in check.errors] == [
         ("only_one_left", "Only A is still playing: the game can only be ended.")
     ]
-    assert leave_problem(alone, "A", 1).code == "only_one_left"
-
-
-@pytest.mark.parametrize(
-    ("setup", "player", "played", "code"),
-    [
-        (new_game(["A", "B", "C", "D"], teams=[("A", "C"), ("B", "D")]), "A", 1, "leave_teams"),
-        (new_game(["A", "B", "C"]), "Zed", 1, "leave_unknown"),
-        (leave(new_game(["A", "B", "C"]), "A", 1), "A", 2, "leave_twice"),
-        (new_game(["A", "B", "C"]), "A", 0, "leave_before_start"),
-    ],
-)
-def test_who_cannot_leave(setup, player, played, code):
-    assert leave_problem(setup, player, played).code == code
+    refused = leave_problem(alone, "A", 1)
+    assert (refused.code, refused.message) == (
+        "only_one_left",
+        "Only A is still playing: the game can only be ended.",
+    )
 
 
 def draw_game(players=("A", "B", "C", "D")):
@@ -198,8 +191,12 @@ def test_house_rules_sent_with_a_draw_game_are_refused_like_teams():
     rules = GameRules(game_type=GameType.DRAW, house_rules=HouseRules(strategic_error=True))
     with pytest.raises(RuleError) as error:
         new_game(["A", "B", "C"], rules)
-    assert [(p.code, p.field) for p in error.value.problems] == [
-        ("house_rules_draw", "house_rules")
+    assert [(p.code, p.field, p.message) for p in error.value.problems] == [
+        (
+            "house_rules_draw",
+            "house_rules",
+            "The draw game has no house-rule penalties: turn them off.",
+        )
     ]
 
 
@@ -221,7 +218,7 @@ def test_a_set_too_small_for_the_table_is_warned_about_with_seed_002s_set(
     if warned is None:
         assert problem is None
         return
-    assert problem.severity == "warning"
+    assert (problem.code, problem.field, problem.severity) == ("set_too_small", "set", "warning")
     figures = tuple(problem.params[k] for k in ("set", "players", "tiles", "suggested", "hand"))
     assert figures == warned
     assert problem.message == (
@@ -235,34 +232,84 @@ def test_no_set_warning_for_the_draw_game():
     assert set_warning(draw_game()) is None
 
 
-@pytest.mark.parametrize(
-    ("problem", "message"),
-    [
-        (
-            leave_problem(new_game(["A", "B", "C"]), "Zed", 1),
-            "Zed is not playing in this game.",
-        ),
-        (
-            leave_problem(new_game(["A", "B", "C", "D"], teams=[("A", "C"), ("B", "D")]), "A", 1),
-            "A player cannot leave a partnership game: the teams are set. End the game instead.",
-        ),
-        (
-            leave_problem(leave(new_game(["A", "B", "C"]), "A", 1), "A", 2),
-            "A has already left the game.",
-        ),
-        (
-            leave_problem(new_game(["A", "B", "C"]), "B", 0),
-            "No round has been played yet: start a new game without B instead.",
-        ),
-        (come_back_problem(new_game(["A", "B"]), "B"), "B has not left the game."),
-        (
-            come_back_problem(leave(draw_game(), "C", 2), "C"),
-            "C left a draw game: a player who leaves it is out for good.",
-        ),
-    ],
-)
-def test_what_a_refused_leave_or_return_says(problem, message):
-    assert problem.message == message
+def three():
+    return new_game(["A", "B", "C"])
+
+
+def partnership():
+    return new_game(["A", "B", "C", "D"], teams=[("A", "C"), ("B", "D")])
+
+
+# (the game, who asks, rounds played (None: coming back), the code and what the player reads).
+# Built in the test, not at collection, so each refusal is worked out afresh.
+REFUSALS = [
+    (three, "Zed", 1, "leave_unknown", "Zed is not playing in this game."),
+    (
+        partnership,
+        "A",
+        1,
+        "leave_teams",
+        "A player cannot leave a partnership game: the teams are set. End the game instead.",
+    ),
+    (lambda: leave(three(), "A", 1), "A", 2, "leave_twice", "A has already left the game."),
+    (
+        three,
+        "B",
+        0,
+        "leave_before_start",
+        "No round has been played yet: start a new game without B instead.",
+    ),
+    (
+        lambda: leave(leave(three(), "C", 1), "B", 1),
+        "A",
+        2,
+        "only_one_left",
+        "Only A is still playing: the game can only be ended.",
+    ),
+    (lambda: new_game(["A", "B"]), "B", None, "back_not_left", "B has not left the game."),
+    (
+        lambda: leave(draw_game(), "C", 2),
+        "C",
+        None,
+        "back_draw",
+        "C left a draw game: a player who leaves it is out for good.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("game", "player", "played", "code", "message"), REFUSALS)
+def test_what_a_refused_leave_or_return_says(game, player, played, code, message):
+    if played is None:
+        problem = come_back_problem(game(), player)
+    else:
+        problem = leave_problem(game(), player, played)
+    assert (problem.code, problem.message) == (code, message)
+
+
+def test_a_leavers_line_of_a_missed_round_holds_no_hand():
+    """The sheet's line for C in a round C missed: no pips, no penalty, the round's highest
+    score, not out, marked as missed because C left."""
+    game = leave(three(), "C", 1)
+    result = play(game, 2, {"B": 12}, out="A")
+    c = result.hand("C")
+    assert (c.pips, c.penalty, c.score, c.went_out, c.tiles) == (0, 0, 12, False, None)
+    assert (c.missed, c.away) == (True, True)
+    assert (result.hand("B").missed, result.hand("B").away) == (False, False)
+
+
+def test_a_game_everyone_has_left_takes_no_round():
+    """A game whose every seat has left (an imported file may say so) can only be ended: a
+    round is refused, naming nobody, rather than failing."""
+    game = replace(three(), left_after=(("A", 1), ("B", 1), ("C", 1)))
+    check = check_round(game, 2, RoundEntry({"A": HandEntry(0)}, out="A"))
+    assert check.result is None
+    assert [(p.code, p.message) for p in check.errors] == [
+        ("only_one_left", "Only - is still playing: the game can only be ended.")
+    ]
+    results = [play(three(), 1, {"B": 1, "C": 2}, out="A")]
+    state = game_state(game, results)
+    assert (state.can_play, state.finished) == (False, False)
+    assert state.next_opener == "B"  # whose turn round 2 is, though nobody is left to play
 
 
 def test_a_late_arrivals_missed_round_does_not_set_a_leavers_score():
