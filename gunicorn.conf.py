@@ -34,3 +34,10 @@ graceful_timeout = 20
 # gunicornc's control socket has one default path per user ($HOME/.gunicorn/gunicorn.ctl):
 # a second server of the same user would take it over. Nothing here uses it.
 control_socket_disable = True
+
+
+def post_worker_init(worker):
+    """Each worker starts its photo workers as it boots (services/photo_lane.py: prestart)."""
+    from scorekeeper.services import photo_lane
+
+    photo_lane.prestart(worker.wsgi)

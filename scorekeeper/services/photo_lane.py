@@ -73,6 +73,14 @@ def pool(workers: int) -> ProcessPoolExecutor:
         return executor
 
 
+def prestart(app: Flask) -> None:
+    """Start this process's photo workers now, not at the first photo: a server process calls it
+    as it boots (gunicorn.conf.py), so the networks load before the night starts. Started on a
+    first photo, a worker's imports and model loading (~1.5 s of CPU, before its lower priority
+    applies) competed with the round saves of every table (bench/README.md, "A club night")."""
+    pool(workers(app)).submit(os.getpid)
+
+
 def _forget(workers: int, executor: ProcessPoolExecutor) -> None:
     """Drop a broken pool (a worker was killed, e.g. out of memory): the next read starts one."""
     with _pools_lock:
