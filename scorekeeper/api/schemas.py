@@ -8,7 +8,7 @@ round or a setup means is the rules core's to decide (`to_rules`, `to_entry` han
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
@@ -330,12 +330,51 @@ class CreatedGame(Answer):
         description="Club games only: members open the game with their personal tokens.",
         exclude_if=lambda value: value is None,  # a quick game's answer has no club_id key
     )
+    table_token: str | None = Field(
+        None, description="Bearer token the players' phones send their hands with (null: off)."
+    )
+    table_url: str | None = Field(
+        None, description="Browser link for the players: each sends their own hand (null: off)."
+    )
     warnings: list[Problem] = Field(
         default_factory=list,
         description="Saved all the same, but worth a look: a set too small for the players "
         "(code set_too_small) names the set the rules suggest for that many.",
         exclude_if=lambda value: not value,  # no key when there is nothing to say
     )
+
+
+class HandSent(Body):
+    """POST .../hands: one player's hand for the current round, sent from their own phone
+    (the table link). Pips or tiles, not both; the scorer's round form shows it until saved."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"round": 1, "player": "Ana", "pips": 12},
+                {"round": 1, "player": "Ben", "tiles": ["3-4", "0-6"]},
+            ]
+        }
+    )
+
+    round: Annotated[int, Field(ge=1, le=MAX_INT), Whole] = Field(
+        description="The round being played (the game's next_round): another one is refused, 409."
+    )
+    player: Name
+    pips: Pips | None = Field(None, description="Pips left in the hand (0: went out).")
+    tiles: Annotated[list[Tile], Field(max_length=TILES_MAX)] | None = Field(
+        None, description="The tiles left in the hand, instead of pips."
+    )
+
+
+class SentHand(Answer):
+    """A hand a player sent for the current round: not counted until the scorer saves it."""
+
+    round: int
+    player: str
+    pips: int = Field(description="As the rules count the tiles, when tiles were sent.")
+    tiles: list[str] | None = Field(description="The tiles sent (null: a number was sent).")
+    sent_at: datetime = Field(description="When it was sent (UTC).")
 
 
 class Penalty(Answer):
@@ -454,6 +493,21 @@ class Game(Answer):
     )
     winner: str | None = Field(description="Once the game is over, if first place is not shared.")
     winners: list[str]
+    table_token: str | None = Field(
+        None,
+        description="Scorers only (edit token, club scorer): the players' token to send hands.",
+        exclude_if=lambda value: value is None,
+    )
+    table_url: str | None = Field(
+        None,
+        description="Scorers only: the players' link to send their own hands.",
+        exclude_if=lambda value: value is None,
+    )
+    sent_hands: list[SentHand] | None = Field(
+        None,
+        description="Scorers only: the hands players sent for the current round, not yet saved.",
+        exclude_if=lambda value: value is None,
+    )
 
 
 class Stale(Answer):

@@ -14,12 +14,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 
 from scorekeeper import core
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, SentHand, utcnow
+from scorekeeper.models import Game, SentHand, etag_of, utcnow
 from scorekeeper.services.games.snapshot import Snapshot, snapshot_of
 from scorekeeper.services.unit import unit_of_work
 
@@ -43,6 +44,20 @@ class NotThisRound(Exception):
         super().__init__(asked, current)
         self.asked = asked
         self.current = current  # None: the game is over
+
+    @property
+    def words(self) -> tuple[str, dict[str, object]]:
+        """What to tell the player (a template for gettext, and its values)."""
+        if self.current is None:
+            return core.N_("The game is over: no hand can be sent."), {}
+        if self.asked < self.current:
+            return core.N_(
+                "Round %(n)s is already saved: your hand was not sent. "
+                "Ask the scorer to correct it."
+            ), {"n": self.asked}
+        return core.N_(
+            "Round %(n)s has not started: the table is playing round %(current)s."
+        ), {"n": self.asked, "current": self.current}
 
 
 class HandRefused(Exception):
@@ -74,7 +89,7 @@ def _entry(row: SentHand) -> core.HandEntry:
     return core.HandEntry(pips=str(row.pips))
 
 
-def sent_hands(game: Game, snapshot: Snapshot | None = None) -> list[SentLine]:
+def sent_hands(game: Any, snapshot: Snapshot | None = None) -> list[SentLine]:
     """The hands sent for the game's current round, in seat order (none once it is over)."""
     snapshot = snapshot if snapshot is not None else snapshot_of(game)
     number = current_round(snapshot)
@@ -94,12 +109,13 @@ def sent_hands(game: Game, snapshot: Snapshot | None = None) -> list[SentLine]:
     ]
 
 
-def sent_key(game: Game) -> str:
+def sent_key(game: Any) -> str:
     """What the scorer's poll of sent hands is keyed by: the game's version and every hand sent
     for its current round (a new or replaced hand moves it)."""
     lines = sent_hands(game)
     text = "|".join(f"{line.player}:{line.pips}:{line.tiles}:{line.sent_at}" for line in lines)
-    return f"{game.etag}-{hashlib.blake2b(text.encode(), digest_size=6).hexdigest()}"
+    version = etag_of(game.id, game.version, game.view_token)
+    return f"{version}-{hashlib.blake2b(text.encode(), digest_size=6).hexdigest()}"
 
 
 def send_hand(game: Game, round_number: int, player: str, hand: core.HandEntry) -> SentLine:
