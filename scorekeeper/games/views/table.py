@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from flask import (
     Response,
+    abort,
     current_app,
     flash,
     jsonify,
@@ -33,6 +34,8 @@ from scorekeeper.i18n import problem_text
 from scorekeeper.games import bp
 from scorekeeper.games.parts import share_html
 from scorekeeper.games.presenters import tile_values
+from scorekeeper.games.views.charts import qr_svg
+from scorekeeper.games.views.common import table_url
 from scorekeeper.games.views.photos import answer
 from scorekeeper.models import Game
 from scorekeeper.photos.reader import ADVICE
@@ -41,6 +44,7 @@ from scorekeeper.services import photos as photo_service
 from scorekeeper.services.games import snapshot_of
 from scorekeeper.web import limits, uploads
 from scorekeeper.web.etags import conditional, etag_for
+from scorekeeper.web.responses import svg_response
 
 # Longest values read from the hand's form (anything longer is refused by the rules anyway).
 LONGEST = 40
@@ -212,3 +216,13 @@ def sent(game_id: int) -> Response:
         return jsonify(round=game_service.current_round(snapshot), hands=hands)
 
     return conditional(etag, render)
+
+
+@bp.get("/games/<id:game_id>/table-qr.svg")
+def table_qr(game_id: int) -> Response:
+    """A QR code of the table link, for the players to scan (shown to the game's scorers)."""
+    game, _access = game_for_device(game_id, edit=True)
+    url = table_url(game)
+    if url is None:
+        abort(404)
+    return svg_response(*qr_svg(url, _("Link to send your own hand")))
