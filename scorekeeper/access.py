@@ -181,8 +181,10 @@ def table_token_opens(game: Any, token: str) -> bool:
     """True if `token` is the game's table token and its table link is on (compared in
     constant time). A table token sends hands and reads photos: nothing else."""
     known = game.table_token
-    return bool(known) and hmac.compare_digest(token.encode(), known.encode()) and (
-        table_links_on(game)
+    return (
+        bool(known)
+        and hmac.compare_digest(token.encode(), known.encode())
+        and (table_links_on(game))
     )
 
 

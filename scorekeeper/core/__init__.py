@@ -35,7 +35,6 @@ from .rounds import (
     RoundCheck,
     RoundEntry,
     RoundResult,
-    check_hands,
     draw_hand_scores,
     draw_next_opener,
     parse_points,
@@ -52,6 +51,7 @@ from .season import (
     position_points,
     season_standings,
 )
+from .sent import check_hands
 from .setup import (
     COMMON_OPEN_TRAIN_POINTS,
     DRAW_TARGETS,

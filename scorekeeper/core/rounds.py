@@ -142,7 +142,7 @@ def parse_points(raw: object) -> int | None:
     return None
 
 
-class _Checker:
+class Checker:
     """Collects the problems of one entry while working out each hand's pips."""
 
     def __init__(self, game: GameSetup, round_number: int, entry: RoundEntry):
@@ -469,7 +469,7 @@ def check_round(game: GameSetup, round_number: int, entry: RoundEntry) -> RoundC
     Mexican Train: the player who went out scores 0 and the others their hand (RULES.md 4).
     Draw game: the winner of the hand scores the pips of the others (RULES.md 9).
     """
-    checker = _Checker(game, round_number, entry)
+    checker = Checker(game, round_number, entry)
     for name in entry.hands:
         if name not in game.players:
             checker.error(
@@ -553,37 +553,6 @@ def check_round(game: GameSetup, round_number: int, entry: RoundEntry) -> RoundC
     )
     result = RoundResult(checker.engine, hands, out, bool(entry.blocked), tuple(penalties))
     return RoundCheck((), tuple(checker.warnings), result)
-
-
-def check_hands(
-    game: GameSetup, round_number: int, hands: Mapping[str, HandEntry], player: str
-) -> RoundCheck:
-    """Check one player's hand sent before the round is saved (a table link, issue 33) with the
-    same rules as a whole round: a number of pips in range, or tiles from the set, not the
-    round's engine, not also in another hand already sent (`hands`: every hand sent so far,
-    this player's among them). Only the problems of `player`'s hand are returned."""
-    checker = _Checker(game, round_number, RoundEntry(hands=hands))
-    if player not in game.players:
-        checker.error(
-            "hand_unknown",
-            N_("%(name)s is not playing in this game."),
-            None,
-            "players",
-            name=str(player)[:40],
-        )
-        return RoundCheck(tuple(checker.errors))
-    holders: dict[Tile, str] = {}
-    # The others' tiles first: a tile already sent by someone else is this player's mistake.
-    for other in game.players:
-        if other != player and other in hands:
-            checker.hand_pips(other, hands[other], False, holders)
-    checker.errors.clear()
-    value, _held = checker.hand_pips(player, hands.get(player), False, holders)
-    if value is not None:
-        checker.check_bounds({player: value})
-    errors = tuple(p for p in checker.errors if p.player == player)
-    warnings = tuple(p for p in checker.warnings if p.player == player)
-    return RoundCheck(errors, warnings)
 
 
 def draw_hand_scores(counts: Mapping[str, int], out: str | None) -> dict[str, int]:

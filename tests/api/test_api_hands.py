@@ -102,9 +102,7 @@ def test_a_view_token_may_not_send_and_the_table_token_reads_nothing(client, gam
     assert saving.status_code == 403
     no_token = client.post(f"{API}/games/{game['id']}/hands", json={"round": 1})
     assert no_token.status_code == 401
-    other = client.post(
-        f"{API}/games/999999/hands", json={}, headers=bearer(game["table_token"])
-    )
+    other = client.post(f"{API}/games/999999/hands", json={}, headers=bearer(game["table_token"]))
     assert other.status_code == 404
 
 

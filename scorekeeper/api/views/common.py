@@ -211,9 +211,10 @@ def scorer_reads(found: Any) -> bool:
     raw = header_token() or ""
     if found.club_id is not None:
         account = token_account(raw)
-        return account is not None and club_game_access(
-            club_service.role_in(account, found.club_id)
-        ) == "edit"
+        return (
+            account is not None
+            and club_game_access(club_service.role_in(account, found.club_id)) == "edit"
+        )
     return game_service.opens(raw, found, edit=True)
 
 

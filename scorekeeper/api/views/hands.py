@@ -25,6 +25,7 @@ from scorekeeper.api.views.common import GAME, ApiError, as_problems, game_for_h
 from scorekeeper.services import games as game_service
 from scorekeeper.web.responses import json_response
 
+
 @bp.post(f"/games/{GAME}/hands")
 @operation(
     "Send one player's hand for the current round (table link)",

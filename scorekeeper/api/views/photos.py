@@ -52,9 +52,9 @@ from scorekeeper.web.responses import json_response
 )
 @limits.photo_reads
 def read_photo(game_id: int) -> Response:
-    """Read the tiles on a photo of one hand (edit or table token; club: scorer), for the game's set:
-    each tile's two values, confidence and corners, the total, and advice. Nothing is stored;
-    record the hand with the round as usual."""
+    """Read the tiles on a photo of one hand (edit or table token; club: scorer), for the
+    game's set: each tile's two values, confidence and corners, the total, and advice. Nothing
+    is stored; record the hand with the round as usual."""
     game = game_for_hands(game_id)
     limits.check_game_photo_read(game.id)
     max_bytes = current_app.config["PHOTO_MAX_BYTES"]

@@ -30,13 +30,13 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from scorekeeper import core
 from scorekeeper.access import game_for_device, game_for_table
 from scorekeeper.extensions import csrf
-from scorekeeper.i18n import problem_text
 from scorekeeper.games import bp
 from scorekeeper.games.parts import share_html
 from scorekeeper.games.presenters import tile_values
 from scorekeeper.games.views.charts import qr_svg
 from scorekeeper.games.views.common import table_url
 from scorekeeper.games.views.photos import answer
+from scorekeeper.i18n import problem_text
 from scorekeeper.models import Game
 from scorekeeper.photos.reader import ADVICE
 from scorekeeper.services import games as game_service

@@ -56,9 +56,7 @@ def _right(device: str | None, can_edit: bool | None) -> str | None:
 # game_keys' query: what says who may read a game and which version it is at.
 _KEYS = select(
     Game.id, Game.version, Game.view_token, Game.edit_token, Game.table_token, Game.club_id
-).where(
-    Game.id == bindparam("game_id")
-)
+).where(Game.id == bindparam("game_id"))
 
 
 def game_keys(game_id: int, engine: Engine | None = None) -> Any:

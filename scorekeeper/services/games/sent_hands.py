@@ -55,9 +55,10 @@ class NotThisRound(Exception):
                 "Round %(n)s is already saved: your hand was not sent. "
                 "Ask the scorer to correct it."
             ), {"n": self.asked}
-        return core.N_(
-            "Round %(n)s has not started: the table is playing round %(current)s."
-        ), {"n": self.asked, "current": self.current}
+        return core.N_("Round %(n)s has not started: the table is playing round %(current)s."), {
+            "n": self.asked,
+            "current": self.current,
+        }
 
 
 class HandRefused(Exception):
