@@ -3,8 +3,17 @@ the scorer's reads list it until the round is saved (issue 33)."""
 
 from __future__ import annotations
 
-import pytest
+import io
 
+import pytest
+from clubs.helpers import make_world  # tests/ is on the path
+from werkzeug.datastructures import FileStorage, MultiDict
+from werkzeug.test import encode_multipart
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Club, User
+from scorekeeper.photos.synthetic import make_photo
+from scorekeeper.services import accounts as account_service
 from tests.api.conftest import API, bearer
 
 
@@ -118,3 +127,45 @@ def test_sending_a_hand_leaves_the_games_version_alone(client, game):
         headers={**bearer(game["edit_token"]), "If-Match": before},
     )
     assert saved.status_code == 201
+
+
+def test_the_photo_endpoint_takes_the_table_token(client, game):
+    photo = make_photo(3, tiles=[(6, 4), (12, 0), (3, 3), (9, 11)], arrangement="scattered",
+                       set_max="12", face="white", pips="black", table="dark wood")  # fmt: skip
+    fields = MultiDict()
+    fields.add("photo", FileStorage(io.BytesIO(photo.jpeg), "hand.jpg", content_type="image/jpeg"))
+    boundary, body = encode_multipart(fields)
+    read_photo = client.post(
+        f"{API}/games/{game['id']}/photos",
+        data=body,
+        headers=bearer(game["table_token"]),
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
+    assert read_photo.status_code == 200 and read_photo.get_json()["total"] == 48
+
+
+def test_club_games_have_table_links_until_the_club_turns_them_off(app, client):
+    world = make_world(app)
+    with app.app_context():
+        scorer, viewer = (
+            account_service.create_token(db.session.get(User, user), "hands").secret
+            for user in (world.scorer, world.viewer)
+        )
+    created = client.post(
+        f"{API}/games",
+        json={"club_id": world.club, "players": ["Ana", "Ben"]},
+        headers=bearer(scorer),
+    ).get_json()
+    assert created["edit_token"] is None and created["table_token"]
+    assert send(client, created, {"round": 1, "player": "Ben", "pips": 4}).status_code == 201
+    as_scorer = read(client, created, scorer).get_json()
+    assert as_scorer["table_url"] == created["table_url"]
+    assert [h["player"] for h in as_scorer["sent_hands"]] == ["Ben"]
+    assert "sent_hands" not in read(client, created, viewer).get_json()
+    with app.app_context():
+        db.session.get(Club, world.club).table_links = False
+        db.session.commit()
+    off = send(client, created, {"round": 1, "player": "Ben", "pips": 4})
+    assert off.status_code == 403
+    assert "table_token" not in read(client, created, scorer).get_json()
+    assert client.get(created["table_url"]).status_code == 404
