@@ -11,6 +11,8 @@ stay as they are. The scorer's page polls `/games/<id>/sent` every 2 s with the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from flask import (
     Response,
     abort,
@@ -59,7 +61,7 @@ def _table_page(
     token: str,
     *,
     errors: dict[str, list[str]] | None = None,
-    typed: dict[str, object] | None = None,
+    typed: Mapping[str, object] | None = None,
     status: int = 200,
 ) -> ResponseReturnValue:
     """The share page with the "My hand" panel (`errors` beside their fields, `typed` kept)."""
@@ -96,7 +98,7 @@ def table_live(token: str) -> ResponseReturnValue:
     return conditional(etag, lambda: share_html(game, game.view_token, None, False))
 
 
-def _typed() -> tuple[dict[str, object], core.HandEntry]:
+def _typed() -> tuple[Mapping[str, object], core.HandEntry]:
     """What the player typed (kept for the page) and the hand as the core takes it."""
     form = request.form
     tiles = [text[:LONGEST] for text in form.getlist("tiles")[: core.tile_count(18)]]
