@@ -5,6 +5,7 @@ OpenAPI document is the one that writes it (`model_dump(mode="json")`), so the t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC
 from typing import Any
 
 from scorekeeper import core
@@ -123,7 +124,7 @@ def sent_hand(line: game_service.SentLine) -> schemas.SentHand:
         player=line.player,
         pips=line.pips,
         tiles=None if line.tiles is None else list(line.tiles),
-        sent_at=line.sent_at,
+        sent_at=line.sent_at.replace(tzinfo=UTC),  # stored in UTC without its zone
     )
 
 

@@ -60,7 +60,7 @@ def send_hand(game_id: int) -> Response:
     sent = read(schemas.HandSent)
     if (sent.pips is None) == (sent.tiles is None):
         message = _("Send the pips or the tiles of the hand, not both.")
-        raise Invalid([field_error("pips", message, code="request.pips_or_tiles")])
+        raise Invalid([field_error("pips", message, code="hand_pips_or_tiles")])
     hand = (
         core.HandEntry(tiles=sent.tiles)
         if sent.tiles is not None
