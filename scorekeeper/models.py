@@ -552,3 +552,21 @@ class RateLimitCount(Model):
     hits: Mapped[int]
     # Unix time the window ends (a float: Flask-Limiter's own clock).
     expires_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class KeptRatings(Model):
+    """A club's ratings as last replayed (services/ratings.py): derived data, one row per club,
+    named by the ratings mark it was replayed at and replaced when the mark moves."""
+
+    __tablename__ = "kept_ratings"
+
+    club_id: Mapped[int] = mapped_column(
+        ForeignKey("clubs.id", ondelete="CASCADE"), primary_key=True
+    )
+    # What the replay read, cheaply (ratings.ratings_mark): a row at another mark is never read.
+    mark: Mapped[str] = mapped_column(String(200))
+    # JSON: each rated player's figures for the Ratings page, CSV and API (read alone).
+    lines: Mapped[str] = mapped_column(Text)
+    # JSON: the whole replay, game by game, for a player's chart and page, seasons and nights.
+    replay: Mapped[str] = mapped_column(Text)
+    computed_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -73,7 +73,7 @@ AREAS = {
         (
             *SETUP_KEYS,
             *("name", "public", "role", "days", "user_id", "display_name", "keep", "drop"),
-            "club_id",
+            *("club_id", "seats"),
         ),
         (
             "/clubs/new",
@@ -84,7 +84,7 @@ AREAS = {
             *("/clubs/{club}/roster", "/clubs/{club}/roster/{ana}"),
             *("/clubs/{club}/roster/{ana}/archive", "/clubs/{club}/roster/{ana}/unarchive"),
             *("/clubs/{club}/roster/merge", "/clubs/{club}/games/new"),
-            *("/games/{game}/move", "/games/999/move"),
+            *("/games/{game}/move", "/games/999/move", "/clubs/{club}/guests"),
         ),
     ),
     "nights": Area(

@@ -5,6 +5,7 @@ Shared access rules, forms and responses live outside them (scorekeeper.access, 
 
 import ast
 import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -123,6 +124,33 @@ def test_the_app_keeps_at_most_four_caches():
     }
     assert found == CACHE_SITES
     assert len(CACHE_SITES) <= 4
+
+
+# Derived data kept in the database (every worker and server reads it), in tables named kept_*:
+# caches too, each written by one module and read only at the mark it was made at.
+KEPT_TABLES = {"kept_ratings": "scorekeeper/services/ratings_kept.py"}
+# Besides the writer: the table's declaration and the club deletion that takes it with the club.
+KEPT_BESIDE = {"scorekeeper/models.py", "scorekeeper/services/removals.py"}
+
+
+def test_derived_data_in_the_database_is_listed():
+    from scorekeeper.extensions import db
+
+    kept = {table.name for table in db.metadata.sorted_tables if table.name.startswith("kept_")}
+    assert kept == set(KEPT_TABLES)
+    docs = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for mapper in db.Model.registry.mappers:
+        table = mapper.local_table.name
+        if table not in KEPT_TABLES:
+            continue
+        name = re.compile(rf"\b{mapper.class_.__name__}\b")
+        users = {
+            str(path.relative_to(PACKAGE.parent))
+            for path in PACKAGE.rglob("*.py")
+            if name.search(path.read_text(encoding="utf-8"))
+        }
+        assert users - KEPT_BESIDE == {KEPT_TABLES[table]}
+        assert f"`{table}`" in docs and KEPT_TABLES[table].removeprefix("scorekeeper/") in docs
 
 
 # STYLE.md and the working rules: a module that grows past this is split by what it owns.

@@ -1,7 +1,7 @@
 """table links: a token per game, a club's switch, and the hands players send (issue 33)
 
 Revision ID: 0015_table_links
-Revises: 0013_ids_never_reused
+Revises: 0014_kept_ratings
 Create Date: 2026-11-28 00:00:00
 
 Columns are added (no table rebuilt, so games and clubs keep their AUTOINCREMENT); every game
@@ -15,7 +15,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "0015_table_links"
-down_revision = "0013_ids_never_reused"
+down_revision = "0014_kept_ratings"
 branch_labels = None
 depends_on = None
 

@@ -304,7 +304,7 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "name": IF_NONE_MATCH_HEADER,
         "in": "header",
         "required": False,
-        "description": "The ETag you have: 304 if the game has not changed since.",
+        "description": "The ETag you have: 304 if the answer has not changed since.",
         "schema": {"type": "string"},
         "example": '"g1v1-3b8e41c07d2a"',
     },

@@ -145,6 +145,15 @@ HouseRules = create_model(
 )
 
 
+class RosterRef(Body):
+    """A club's roster player, by id (the `player_id` of GET /clubs/{club_id}/ratings, the number
+    in a roster player's page address): club games only."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"id": 3}]})
+
+    id: Annotated[int, Field(ge=1, le=MAX_INT), Whole]
+
+
 class NewGame(Body):
     """POST /games: the players in seating order and the options (every one has a default)."""
 
@@ -153,17 +162,21 @@ class NewGame(Body):
             "examples": [
                 {"players": ["Ana", "Ben", "Cy"], "house_rules": {"open_train_points": 10}},
                 {"players": ["Ana", "Ben", "Cy"], "game_type": "draw", "target": 50},
+                {"club_id": 3, "players": [{"id": 3}, {"id": 5}, "Cy"]},
             ]
         }
     )
 
-    players: list[Name] = Field(
+    players: list[Name | RosterRef] = Field(
         min_length=PLAYERS_MIN,
         max_length=PLAYERS_MAX,
         description=f"In seating order: {PLAYER_LIMITS[core.GameType.MEXICAN_TRAIN][0]} to "
         f"{PLAYER_LIMITS[core.GameType.MEXICAN_TRAIN][1]} names "
         f"({PLAYER_LIMITS[core.GameType.DRAW][0]} to {PLAYER_LIMITS[core.GameType.DRAW][1]} "
-        "for the draw game), each different.",
+        "for the draw game), each different. In a club game (club_id) a name that is an active "
+        'roster player\'s (any case) is that player, {"id": 3} is roster player 3 (an active '
+        "one, else 422 not_on_roster), and any other name is a guest, who counts for no one's "
+        "rating; a quick game takes names only.",
         # Two players of the same name are refused (by the core, with its rule's code; also
         # "Ana" and "ana ", which JSON Schema cannot say).
         json_schema_extra={"uniqueItems": True},
@@ -186,14 +199,15 @@ class NewGame(Body):
     teams: list[Annotated[list[Name], Field(min_length=2, max_length=2)]] = Field(
         default_factory=list,
         max_length=PLAYERS_MAX // 2,
-        description="Partnerships (4, 6 or 8 players): pairs of names, every player in one.",
+        description="Partnerships (4, 6 or 8 players): pairs of names, every player in one "
+        "(a roster player given by id: by the roster's name).",
     )
     target: Target = Field(core.GameRules().target, description="The draw game: points to win.")
     house_rules: HouseRules = Field(default_factory=HouseRules)
     club_id: Annotated[int, Field(ge=1, le=MAX_INT), Whole] | None = Field(
         None,
         description="Create the game in this club (a personal token of a scorer or owner of the "
-        "club). Players are then guests, given by name.",
+        "club). Its players are roster players, by id or name, and guests.",
     )
 
     played_on: Day | None = Field(
@@ -203,6 +217,10 @@ class NewGame(Body):
         "season. Default: today.",
         examples=["2025-01-10"],
     )
+
+    def seated(self) -> list[str | int]:
+        """The players as the club game service takes them: a name, or a roster id."""
+        return [p.id if isinstance(p, RosterRef) else p for p in self.players]
 
     def to_rules(self) -> core.GameRules:
         """The options as the core takes them (it fills the defaults and checks the rules)."""
@@ -316,6 +334,16 @@ class Warnings(Answer):
     warnings: list[Problem] = Field(min_length=1)
 
 
+class Seat(Answer):
+    """A club game's seat: the roster player in it, or a guest."""
+
+    name: str
+    player_id: int | None = Field(description="The roster player's id (null: a guest).")
+    guest: bool = Field(
+        description="No roster player: this seat counts for no one's rating or player page."
+    )
+
+
 class CreatedGame(Answer):
     """The answer to POST /games: keep the edit token to record scores."""
 
@@ -330,12 +358,13 @@ class CreatedGame(Answer):
         description="Club games only: members open the game with their personal tokens.",
         exclude_if=lambda value: value is None,  # a quick game's answer has no club_id key
     )
-    table_token: str | None = Field(
-        None, description="Bearer token the players' phones send their hands with (null: off)."
+    seats: list[Seat] | None = Field(
+        None,
+        description="Club games only: each seat in seating order, roster player or guest.",
+        exclude_if=lambda value: value is None,
     )
-    table_url: str | None = Field(
-        None, description="Browser link for the players: each sends their own hand (null: off)."
-    )
+    table_token: str | None = Field(None, description="Players send hands with it (null: off).")
+    table_url: str | None = Field(None, description="The players' link (null: off).")
     warnings: list[Problem] = Field(
         default_factory=list,
         description="Saved all the same, but worth a look: a set too small for the players "
@@ -344,27 +373,19 @@ class CreatedGame(Answer):
     )
 
 
+_HANDS = [{"round": 1, "player": "Ana", "pips": 12}, {"round": 1, "player": "Cy", "tiles": ["3-4"]}]
+
+
 class HandSent(Body):
     """POST .../hands: one player's hand for the current round, sent from their own phone
     (the table link). Pips or tiles, not both; the scorer's round form shows it until saved."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {"round": 1, "player": "Ana", "pips": 12},
-                {"round": 1, "player": "Ben", "tiles": ["3-4", "0-6"]},
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": _HANDS})
 
-    round: Annotated[int, Field(ge=1, le=MAX_INT), Whole] = Field(
-        description="The round being played (the game's next_round): another one is refused, 409."
-    )
+    round: Annotated[int, Field(ge=1, le=MAX_INT), Whole] = Field(description="The next_round.")
     player: Name
     pips: Pips | None = Field(None, description="Pips left in the hand (0: went out).")
-    tiles: Annotated[list[Tile], Field(max_length=TILES_MAX)] | None = Field(
-        None, description="The tiles left in the hand, instead of pips."
-    )
+    tiles: list[Tile] | None = Field(None, max_length=TILES_MAX, description="Or its tiles.")
 
 
 class SentHand(Answer):
@@ -375,6 +396,11 @@ class SentHand(Answer):
     pips: int = Field(description="As the rules count the tiles, when tiles were sent.")
     tiles: list[str] | None = Field(description="The tiles sent (null: a number was sent).")
     sent_at: datetime = Field(description="When it was sent (UTC).")
+
+
+def _scorers(description: str) -> Any:
+    """A field of a game's answer that only its scorers read (absent for anyone else)."""
+    return Field(None, description="Scorers only: " + description, exclude_if=lambda v: v is None)
 
 
 class Penalty(Answer):
@@ -493,21 +519,9 @@ class Game(Answer):
     )
     winner: str | None = Field(description="Once the game is over, if first place is not shared.")
     winners: list[str]
-    table_token: str | None = Field(
-        None,
-        description="Scorers only (edit token, club scorer): the players' token to send hands.",
-        exclude_if=lambda value: value is None,
-    )
-    table_url: str | None = Field(
-        None,
-        description="Scorers only: the players' link to send their own hands.",
-        exclude_if=lambda value: value is None,
-    )
-    sent_hands: list[SentHand] | None = Field(
-        None,
-        description="Scorers only: the hands players sent for the current round, not yet saved.",
-        exclude_if=lambda value: value is None,
-    )
+    table_token: str | None = _scorers("the players' token to send their hands.")
+    table_url: str | None = _scorers("the players' link to send their own hands.")
+    sent_hands: list[SentHand] | None = _scorers("the hands sent for the current round.")
 
 
 class Stale(Answer):

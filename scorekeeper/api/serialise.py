@@ -157,10 +157,21 @@ def created(
         edit_url=None if club_game else edit_url,
         view_url=None if club_game else view_url,
         club_id=found.club_id,
+        seats=seats(found) if club_game else None,
         table_token=table_token,
         table_url=table_url,
         warnings=list(warnings),
     )
+
+
+def seats(found: Game) -> list[schemas.Seat]:
+    """A club game's seats in order: each one's roster player, or a guest."""
+    return [
+        schemas.Seat(
+            name=seat.name, player_id=seat.roster_player_id, guest=seat.roster_player_id is None
+        )
+        for seat in sorted(found.players, key=lambda seat: seat.seat)
+    ]
 
 
 def stale(message: str, found: Game) -> schemas.Stale:

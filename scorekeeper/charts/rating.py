@@ -1,5 +1,6 @@
 """A player's rating chart (their rating after each game): keyed by the figures it shows, drawn
-once per key, then served from the chart cache."""
+once per key, then served from the chart cache. Its ETag is the club's ratings mark plus `shown`,
+so a repeat is answered 304 without reading the ratings."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from scorekeeper.charts import draw
 from scorekeeper.charts.cache import CACHE, digest
 from scorekeeper.charts.text import ChartText, chart_text, locale
 from scorekeeper.models import Club
-from scorekeeper.services.ratings import BASE, Step
+from scorekeeper.services.rating_replay import BASE, Step
 
 # Part of every chart's key: bump it when draw.rating_chart draws differently.
 CHART_STYLE = 1
@@ -24,6 +25,13 @@ def labels_of(steps: Sequence[Step]) -> list[str]:
     """Each game's date, short, in the reader's language."""
     found = get_locale() if has_request_context() else None
     return [format_date(step.played_on, "short", locale=found or "en") for step in steps]
+
+
+def shown(entry_id: int, text: ChartText | None = None) -> str:
+    """Everything a player's rating chart shows besides the club's ratings and the language
+    (whose chart, its drawing style, its words): for its ETag."""
+    words = text or chart_text()
+    return f"rating-{entry_id}-s{CHART_STYLE}.{draw.STYLE}-{words.digest}"
 
 
 def chart_key(steps: Sequence[Step], labels: Sequence[str], text: ChartText | None = None) -> str:

@@ -10,7 +10,14 @@ from typing import cast
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, DateField, SelectField, StringField, SubmitField
+from wtforms import (
+    BooleanField,
+    DateField,
+    HiddenField,
+    SelectField,
+    StringField,
+    SubmitField,
+)
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3, not in types-WTForms 3.2
 from wtforms.validators import Length, Optional, ValidationError
 
@@ -162,6 +169,18 @@ class MergeForm(FlaskForm):
         choices = [SelectChoice(e.id, e.display_name) for e in entries]
         self.keep.choices = [SelectChoice("", _l("Choose…"))] + choices
         self.drop.choices = [SelectChoice("", _l("Choose…"))] + list(choices)
+
+
+class LinkGuestsForm(FlaskForm):
+    """The owner's one click: the guest seats the preview showed, by id ("12,15")."""
+
+    seats = HiddenField()
+    submit = SubmitField(_l("Link these guests to the roster"))
+
+    def seat_ids(self) -> set[int]:
+        """The seat ids sent back (anything else in the field is ignored)."""
+        text = self.seats.data or ""
+        return {int(part) for part in text.split(",") if part.isascii() and part.isdigit()}
 
 
 class ClubSetupForm(SetupForm):

@@ -107,6 +107,12 @@ def configure_engine(engine: Engine, busy_timeout: float) -> None:
         drop_writer_lock(record.info)
 
 
+def writing(connection: Connection) -> bool:
+    """True if the connection's transaction holds SQLite's write lock (it has written): another
+    connection of this process must not write until it ends (it would wait for this one)."""
+    return connection.info.get(_WRITING) is True
+
+
 def create_private(path: str | None) -> None:
     """Make the database file, empty (which SQLite reads as an empty database), readable by
     this user only, before SQLite makes it with the umask's 0644: it holds every account's

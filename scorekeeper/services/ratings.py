@@ -1,196 +1,51 @@
 """Club ratings: openskill's Plackett-Luce model (library defaults) replayed over every finished
 club game, in the order the games were played (played_on, then the game's id).
 
-Ratings are derived data: nothing is stored. Each read replays the club's finished games from
-their stored final places (Player.place), so after any change to a game (a round corrected, a
-game deleted or reopened, a night deleted, a club imported) they are what a replay from scratch
-gives; there is no cache to keep fresh (bench/ratings_replay.py: 10,000 games in well under a
-second). A game counts when it finished with at least one round played. Tied places share a
+Ratings are derived data: a replay of the club's finished games from their stored final places
+(Player.place), kept in the database under the club's ratings mark (`ratings_mark`: what the
+replay reads, cheaply; services/ratings_kept.py) and replayed again only when the mark moves, so
+after any change to a game (a round corrected, a game deleted or reopened, a night deleted, a
+merge, a club imported) they are what a replay from scratch gives (bench/README.md, "Ratings
+kept"). A game counts when it finished with at least one round played. Tied places share a
 rank; in a partnership game each team is one team (its place from the core's team standings);
 late arrivals and players who left are rated like anyone at the table. A guest (no roster
 entry) plays as a newcomer every time: nothing says two guests of one name are one person.
-
-The scale shown: openskill's conservative ordinal mu - 3 sigma, times 40, plus 1000. A newcomer
-(mu 25, sigma 25/3) is 1000; the model's mu spans roughly 0 to 50, so ratings stay between
-about 0 and 2000 and whole numbers are precise enough.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import math
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date
 
-from openskill.models import PlackettLuce, PlackettLuceRating
-from openskill.models.weng_lin.common import _unwind
-from sqlalchemy import func, select
+from openskill.models import PlackettLuceRating
+from sqlalchemy import BigInteger, cast, func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer
 from scorekeeper.services import games as game_service
+from scorekeeper.services import ratings_kept
 from scorekeeper.services.export_csv import spreadsheet_safe
 
-MODEL = PlackettLuce()  # library defaults: mu 25, sigma 25/3, beta 25/6
+# The model lives in rating_replay.py; the service's callers also know these names from here.
+from scorekeeper.services.rating_replay import BASE as BASE
+from scorekeeper.services.rating_replay import (
+    MODEL,
+    Match,
+    Replay,
+    Step,
+    replay,
+    replay_json,
+    replay_of_json,
+)
+from scorekeeper.services.rating_replay import SCALE as SCALE
+from scorekeeper.services.rating_replay import rate_in_place as rate_in_place
+from scorekeeper.services.rating_replay import scaled as scaled
+
 PROVISIONAL_GAMES = 5
-BASE = 1000
-SCALE = 40
-
-
-def scaled(mu: float, sigma: float) -> int:
-    """The rating shown: the conservative ordinal mu - 3 sigma on the club's scale."""
-    return round(BASE + SCALE * (mu - 3 * sigma))
-
-
-# One match and its result ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Match:
-    """One finished game as the model sees it: teams of players (a roster id, or None for a
-    guest) and each team's rank (its place: tied places share a rank, lower is better)."""
-
-    game_id: int
-    played_on: date
-    night_id: int | None
-    teams: tuple[tuple[int | None, ...], ...]
-    ranks: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Step:
-    """A player's rating after one game, and before it."""
-
-    game_id: int
-    played_on: date
-    night_id: int | None
-    mu: float
-    sigma: float
-    mu_before: float
-    sigma_before: float
-    rank: int
-    teams: int
-
-    @property
-    def rating(self) -> int:
-        return scaled(self.mu, self.sigma)
-
-    @property
-    def change(self) -> int:
-        """What this game did to the rating shown."""
-        return self.rating - scaled(self.mu_before, self.sigma_before)
-
-
-@dataclass
-class Replay:
-    """Every roster player's rating history, game by game, in the order played: per player,
-    (index of the match, mu, sigma, rank) after each of their games, kept as plain tuples (the
-    replay makes one per seat; Step objects are made only for what a page shows)."""
-
-    matches: list[Match] = field(default_factory=list)
-    trail: dict[int, list[tuple[int, float, float, int]]] = field(default_factory=dict)
-
-    def games(self, entry_id: int) -> int:
-        return len(self.trail.get(entry_id, ()))
-
-    def current(self, entry_id: int) -> tuple[float, float]:
-        """(mu, sigma) now: the last game's, or a newcomer's."""
-        found = self.trail.get(entry_id)
-        if not found:
-            return MODEL.mu, MODEL.sigma
-        return found[-1][1], found[-1][2]
-
-    def last_played(self, entry_id: int) -> date | None:
-        found = self.trail.get(entry_id)
-        return self.matches[found[-1][0]].played_on if found else None
-
-    def steps(self, entry_id: int) -> list[Step]:
-        """The player's games, each with their rating before and after it."""
-        steps: list[Step] = []
-        mu_before, sigma_before = MODEL.mu, MODEL.sigma
-        for index, mu, sigma, rank in self.trail.get(entry_id, ()):
-            match = self.matches[index]
-            steps.append(
-                Step(
-                    match.game_id,
-                    match.played_on,
-                    match.night_id,
-                    mu,
-                    sigma,
-                    mu_before,
-                    sigma_before,
-                    rank,
-                    len(match.teams),
-                )
-            )
-            mu_before, sigma_before = mu, sigma
-        return steps
-
-    def before(self, entry_id: int, day: date) -> tuple[float, float]:
-        """(mu, sigma) after the player's last game played before `day` (a newcomer's if none)."""
-        found = (MODEL.mu, MODEL.sigma)
-        for index, mu, sigma, _rank in self.trail.get(entry_id, ()):
-            if self.matches[index].played_on >= day:
-                break
-            found = (mu, sigma)
-        return found
-
-    def rating_on(self, entry_id: int, day: date, *, before: bool) -> int | None:
-        """The rating shown after the player's last game played before `day` (or on or
-        before it, if not `before`); None if they had not played by then."""
-        found: tuple[float, float] | None = None
-        for index, mu, sigma, _rank in self.trail.get(entry_id, ()):
-            played_on = self.matches[index].played_on
-            if played_on < day or (not before and played_on == day):
-                found = (mu, sigma)
-            else:
-                break
-        return scaled(*found) if found is not None else None
-
-
-def replay(matches: Sequence[Match]) -> Replay:
-    """Rate the matches in the order given, from scratch (pure: no database)."""
-    ratings: dict[int, PlackettLuceRating] = {}
-    result = Replay(list(matches))
-    trail = result.trail
-    for number, match in enumerate(result.matches):
-        if len(match.teams) < 2:
-            continue
-        teams = [[_rating_of(ratings, who) for who in team] for team in match.teams]
-        rate_in_place(teams, match.ranks)
-        for team, rated, rank in zip(match.teams, teams, match.ranks, strict=True):
-            for who, rating in zip(team, rated, strict=True):
-                if who is not None:
-                    trail.setdefault(who, []).append((number, rating.mu, rating.sigma, rank))
-    return result
-
-
-def _rating_of(ratings: dict[int, PlackettLuceRating], who: int | None) -> PlackettLuceRating:
-    """The player's one rating object (made on their first game); a guest's is new each time."""
-    if who is None:
-        return MODEL.rating()
-    found = ratings.get(who)
-    if found is None:
-        found = ratings[who] = MODEL.rating()
-    return found
-
-
-def rate_in_place(teams: list[list[PlackettLuceRating]], ranks: Sequence[int]) -> None:
-    """What MODEL.rate(teams, ranks=ranks) computes, written into the given ratings.
-
-    rate() spends about three quarters of its time deep-copying the teams and giving every
-    copy a uuid4 (bench/README.md, "Ratings"); the replay owns its rating objects, so it runs
-    the same steps on them instead: sigma widened by tau, teams ordered by rank, the model's
-    update, which writes each player's new mu and sigma into the objects it is given.
-    tests/ratings/test_ratings_replay.py checks the floats are rate()'s, bit for bit."""
-    tau_squared = MODEL.tau * MODEL.tau
-    for team in teams:
-        for rating in team:
-            rating.sigma = math.sqrt(rating.sigma * rating.sigma + tau_squared)
-    ordered, _tenet = _unwind([float(rank) for rank in ranks], teams)
-    MODEL._compute(teams=ordered, ranks=sorted(float(rank) for rank in ranks))
 
 
 # The club's matches ----------------------------------------------------------------------------
@@ -282,10 +137,58 @@ def _partnership(match: Match, merged: dict[int, int | None]) -> Match:
     return replace(match, teams=tuple(teams), ranks=tuple(ranks))
 
 
-def club_replay(club: Club, entries: dict[int, RosterPlayer] | None = None) -> Replay:
-    """The club's ratings, replayed from scratch from its finished games (`entries`: every
-    roster entry of the club, if the caller has read them)."""
-    return replay(club_matches(club.id, entries))
+def club_replay(
+    club: Club, entries: dict[int, RosterPlayer] | None = None, only: int | None = None
+) -> Replay:
+    """The club's ratings as a replay from scratch of its finished games gives them: the kept
+    one if it was made at today's mark, else replayed and kept (`entries`: every roster entry
+    of the club, if the caller has read them; `only`: a roster entry whose ratings alone are
+    wanted, see replay_of_json)."""
+    mark = mark_text(club)
+    found = ratings_kept.read(club.id, mark, "replay")
+    return replay_of_json(found[0], only) if found else _replay_and_keep(club, mark, entries)[1]
+
+
+# A figure: a rated player's (roster id, mu, sigma, games, change since the last night).
+Figure = tuple[int, float, float, int, int | None]
+
+
+def kept_figures(club: Club, mark: str) -> list[Figure]:
+    """Each rated player's figures at `mark` (the club's mark now): kept, or replayed and kept."""
+    found = ratings_kept.read(club.id, mark, "lines")
+    if found:
+        return [cast_figure(figure) for figure in json.loads(found[0])]
+    return _replay_and_keep(club, mark)[0]
+
+
+def cast_figure(figure: list[object]) -> Figure:
+    """A figure as JSON gives it back (a list), checked and typed."""
+    entry_id, mu, sigma, games, change = figure
+    assert isinstance(entry_id, int) and isinstance(mu, float) and isinstance(sigma, float)
+    assert isinstance(games, int) and (change is None or isinstance(change, int))
+    return entry_id, mu, sigma, games, change
+
+
+def _replay_and_keep(
+    club: Club, mark: str, entries: dict[int, RosterPlayer] | None = None
+) -> tuple[list[Figure], Replay]:
+    """Replay the club's games from scratch and keep the result under `mark`, read before the
+    games (a game changed meanwhile moves the mark: the next view replays again). A thread
+    that waited for another's replay of the club finds it kept."""
+    if not ratings_kept.may_store():  # a write under way: replay for it alone, wait for nobody
+        replayed = replay(club_matches(club.id, entries))
+        ratings_kept.REPLAYS[club.id] += 1
+        return rating_figures(club, replayed), replayed
+    with ratings_kept.turn(club.id):
+        found = ratings_kept.read(club.id, mark, "lines", "replay")
+        if found:
+            lines, kept = found
+            return [cast_figure(figure) for figure in json.loads(lines)], replay_of_json(kept)
+        replayed = replay(club_matches(club.id, entries))
+        ratings_kept.REPLAYS[club.id] += 1
+        figures = rating_figures(club, replayed)
+        ratings_kept.store(club.id, mark, json.dumps(figures), replay_json(replayed))
+        return figures, replayed
 
 
 # What the pages show ---------------------------------------------------------------------------
@@ -325,25 +228,30 @@ def last_night_day(club: Club, replayed: Replay) -> date | None:
     ).scalar_one_or_none()
 
 
-def rating_lines(
-    club: Club, replayed: Replay, entries: dict[int, RosterPlayer]
-) -> list[RatingLine]:
-    """Each rated roster player (not merged away), best rating first; `change` is what the
-    rating moved since the start of the club's last night (None if they have not played since)."""
+def rating_figures(club: Club, replayed: Replay) -> list[Figure]:
+    """Each rated roster player's figures; the change is what the rating moved since the start
+    of the club's last night (None if they have not played since)."""
     since = last_night_day(club, replayed)
-    lines: list[tuple[int, str, RatingLine]] = []
+    figures: list[Figure] = []
     newcomer = scaled(MODEL.mu, MODEL.sigma)
     for entry_id in replayed.trail:
-        entry = entries.get(entry_id)
-        if entry is None or entry.merged_into_id is not None:
-            continue
         mu, sigma = replayed.current(entry_id)
         change = None
         last = replayed.last_played(entry_id)
         if since is not None and last is not None and last >= since:
             before = replayed.rating_on(entry_id, since, before=True)
             change = scaled(mu, sigma) - (before if before is not None else newcomer)
-        games = replayed.games(entry_id)
+        figures.append((entry_id, mu, sigma, replayed.games(entry_id), change))
+    return figures
+
+
+def rating_lines(figures: Sequence[Figure], entries: dict[int, RosterPlayer]) -> list[RatingLine]:
+    """Each rated roster player (not merged away) with their name, best rating first."""
+    lines: list[tuple[int, str, RatingLine]] = []
+    for entry_id, mu, sigma, games, change in figures:
+        entry = entries.get(entry_id)
+        if entry is None or entry.merged_into_id is not None:
+            continue
         line = RatingLine(0, entry_id, entry.display_name, mu, sigma, games, change)
         lines.append((-line.rating, entry.display_name.casefold(), line))
     lines.sort(key=lambda item: (item[0], item[1], item[2].entry_id))
@@ -359,10 +267,32 @@ def _fields(line: RatingLine) -> tuple[int, str, float, float, int, int | None]:
     return line.entry_id, line.name, line.mu, line.sigma, line.games, line.change
 
 
+@dataclass(frozen=True)
+class RatingsAt:
+    """The club's ratings now, named before any is read: the mark and the roster's names are
+    everything the Ratings page, CSV and API show besides the club (their ETags)."""
+
+    club: Club
+    mark: str
+    entries: dict[int, RosterPlayer]
+
+    @property
+    def names(self) -> tuple[tuple[int, str, int | None], ...]:
+        return tuple((e.id, e.display_name, e.merged_into_id) for e in self.entries.values())
+
+    def lines(self) -> list[RatingLine]:
+        """The rated players, best first, from the kept replay (replayed if the mark moved)."""
+        return rating_lines(kept_figures(self.club, self.mark), self.entries)
+
+
+def ratings_at(club: Club) -> RatingsAt:
+    """The club's ratings now: their mark and roster (two light queries), lines when asked."""
+    return RatingsAt(club, mark_text(club), _entries(club))
+
+
 def club_ratings(club: Club) -> list[RatingLine]:
-    """The club's Ratings page, API answer and CSV: one replay."""
-    entries = _entries(club)
-    return rating_lines(club, club_replay(club, entries), entries)
+    """The club's Ratings page, API answer and CSV: from the kept replay."""
+    return ratings_at(club).lines()
 
 
 def _entries(club: Club) -> dict[int, RosterPlayer]:
@@ -394,7 +324,7 @@ def player_rating(
     club: Club, entry_id: int, entries: dict[int, RosterPlayer] | None = None
 ) -> PlayerRating:
     """One player's rating and history from a replay of the club's games."""
-    replayed = club_replay(club, entries)
+    replayed = club_replay(club, entries, only=entry_id)
     steps = replayed.steps(entry_id)
     mu, sigma = replayed.current(entry_id)
     best = max(steps, key=lambda s: (s.change, s.played_on, s.game_id), default=None)
@@ -472,22 +402,35 @@ class Chance:
     rating: int
 
 
-def ratings_mark(club: Club, day: date) -> tuple[int, int, int, int]:
-    """What the ratings before `day` depend on, cheaply: the club's finished games played
-    before it (how many, the last id, the sum of their versions) and its merged roster
-    entries. A page showing those ratings names its ETag with this mark."""
-    games = db.session.execute(
-        select(func.count(Game.id), func.max(Game.id), func.sum(Game.version)).where(
-            Game.club_id == club.id, Game.finished_at.is_not(None), Game.played_on < day
-        )
+def ratings_mark(club: Club, day: date | None = None) -> tuple[int, ...]:
+    """What the ratings (before `day`, if given) depend on, cheaply: the club's finished games
+    (how many, the last id, sums of their ids and versions: any write to a game moves its
+    version) and its merged roster entries. A page showing those ratings names its ETag with
+    this mark, and the kept replay is read only at the mark it was made at."""
+    played = (Game.played_on < day,) if day is not None else ()
+    merged = (RosterPlayer.club_id == club.id, RosterPlayer.merged_into_id.is_not(None))
+    figures = db.session.execute(
+        select(
+            func.count(Game.id),
+            func.max(Game.id),
+            func.sum(Game.version),
+            func.sum(cast(Game.id, BigInteger) * Game.version),
+            *(
+                select(aggregate).where(*merged).scalar_subquery()
+                for aggregate in (
+                    func.count(RosterPlayer.id),
+                    func.sum(RosterPlayer.id),
+                    func.sum(RosterPlayer.merged_into_id),
+                )
+            ),
+        ).where(Game.club_id == club.id, Game.finished_at.is_not(None), *played)
     ).one()
-    merged = db.session.scalar(
-        select(func.count(RosterPlayer.id)).where(
-            RosterPlayer.club_id == club.id, RosterPlayer.merged_into_id.is_not(None)
-        )
-    )
-    count, last, versions = games
-    return int(count or 0), int(last or 0), int(versions or 0), int(merged or 0)
+    return tuple(int(figure or 0) for figure in figures)
+
+
+def mark_text(club: Club) -> str:
+    """The club's ratings mark now (all its finished games), as text."""
+    return "-".join(map(str, ratings_mark(club)))
 
 
 def night_chances(club: Club, day: date, games: Sequence[Game]) -> dict[int, list[Chance]]:

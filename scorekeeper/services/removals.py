@@ -25,6 +25,7 @@ from scorekeeper.models import (
     DeviceGame,
     Game,
     Invite,
+    KeptRatings,
     Membership,
     RosterPlayer,
     Round,
@@ -159,7 +160,7 @@ def delete_club(club: Club, owner: User, typed_name: str) -> str:
         _delete_games(
             list(db.session.execute(select(Game.id).where(Game.club_id == club_id)).scalars())
         )
-        for model in (ClubEvent, ClubNight, Season, Invite, Membership):
+        for model in (ClubEvent, ClubNight, Season, Invite, Membership, KeptRatings):
             db.session.execute(delete(model).where(model.club_id == club_id))
         db.session.execute(
             update(RosterPlayer).where(RosterPlayer.club_id == club_id).values(merged_into_id=None),

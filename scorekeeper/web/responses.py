@@ -24,11 +24,12 @@ SVG_POLICY = "default-src 'none'"
 NEXT_MAX = 2000
 
 
-def svg_response(svg: bytes, etag: str) -> Response:
-    """An SVG answer that the browser revalidates every time (304 while unchanged)."""
+def svg_response(svg: bytes | Callable[[], bytes], etag: str) -> Response:
+    """An SVG answer that the browser revalidates every time (304 while unchanged); `svg` may
+    be a function that draws it, called only when the answer is not a 304."""
 
     def render() -> Response:
-        response = Response(svg, mimetype="image/svg+xml")
+        response = Response(svg() if callable(svg) else svg, mimetype="image/svg+xml")
         response.headers["Content-Security-Policy"] = SVG_POLICY
         response.headers["X-Content-Type-Options"] = "nosniff"
         return response

@@ -172,7 +172,8 @@ def test_limits_are_in_the_document(client):
     schemas_ = client.get(f"{API}/openapi.json").get_json()["components"]["schemas"]
     players = schemas_["NewGame"]["properties"]["players"]
     assert (players["minItems"], players["maxItems"]) == (2, 14)
-    assert (players["items"]["minLength"], players["items"]["maxLength"]) == (1, 40)
+    name, _roster_ref = players["items"]["anyOf"]  # a name, or a club's roster player by id
+    assert (name["minLength"], name["maxLength"]) == (1, 40)
     assert schemas_["NewGame"]["properties"]["set"]["enum"] == [6, 9, 12, 15, 18]
     pips = schemas_["RoundEntry"]["properties"]["scores"]["additionalProperties"]
     assert pips["type"] == ["integer", "null"] and pips["minimum"] == 0

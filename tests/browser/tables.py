@@ -16,7 +16,7 @@ from scorekeeper import core, create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, Game
 from scorekeeper.services import club_games, nights, seasons
-from scorekeeper.services.games import record_round
+from scorekeeper.services.games import create_game, record_round
 from tests import serving
 
 OWNER_EMAIL = "olive.tables@example.com"
@@ -102,8 +102,15 @@ def seed(app: Flask, owner_id: int, club_id: int) -> dict[str, int]:
         }
 
 
-def serve(tmp_path, make_user, make_club, add_roster) -> Iterator[Tables]:
-    """Serve a fresh app with the seeded club on a free loopback port."""
+def guest_game(app: Flask, club_id: int) -> None:
+    """A club game the API made before it knew the roster: its players are guests to link."""
+    with app.app_context():
+        create_game([EIGHT[0].lower(), EIGHT[1], "Zed"], core.GameRules(), club_id=club_id)
+
+
+def serve(tmp_path, make_user, make_club, add_roster, *, guests: bool = False) -> Iterator[Tables]:
+    """Serve a fresh app with the seeded club on a free loopback port (`guests`: and a club game
+    whose roster players were seated as guests)."""
     db_file = tmp_path / "tables.sqlite"
     app = create_app(
         {"TESTING": True, "SECRET_KEY": "tables", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}"}
@@ -115,5 +122,7 @@ def serve(tmp_path, make_user, make_club, add_roster) -> Iterator[Tables]:
     roster = add_roster(app, club, *EIGHT)
     ids = seed(app, owner, club)
     ids["player"] = roster[0]
+    if guests:
+        guest_game(app, club)
     with serving.serve(app) as base:
         yield Tables(base=base, club=club, **ids)

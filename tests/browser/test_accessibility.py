@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(not AXE.exists(), reason="npm install (make axe)
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tables]:
-    yield from serve(tmp_path_factory.mktemp("a11y"), make_user, make_club, add_roster)
+    yield from serve(tmp_path_factory.mktemp("a11y"), make_user, make_club, add_roster, guests=True)
 
 
 def pages(t: Tables) -> dict[str, str]:
@@ -49,6 +49,7 @@ def pages(t: Tables) -> dict[str, str]:
         "club": club,
         "club new game": f"{club}/games/new",
         "roster": f"{club}/roster",
+        "link guests to the roster": f"{club}/guests",
         "members": f"{club}/members",
         "invites": f"{club}/invites",
         "settings": f"{club}/settings",

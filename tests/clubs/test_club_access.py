@@ -23,6 +23,7 @@ from scorekeeper.models import (
     Game,
     Invite,
     Membership,
+    Player,
     RosterPlayer,
     Round,
     Season,
@@ -67,6 +68,7 @@ class Setup:
     season: int
     empty_night: int  # no round recorded at its table
     played_night: int  # a round recorded at its table
+    cy_seats: str = ""  # guest seats named as a roster player added after the games (Cy)
 
 
 def build(app) -> Setup:
@@ -92,7 +94,11 @@ def build(app) -> Setup:
             db.session.get(Game, played_game), core.RoundEntry(hands, out="Ben")
         )
         ids = season.id, nights[0].id, nights[1].id
-    return Setup(world, ana, ben, gone, invite, game, *ids)
+    add_roster(app, world.club, "Cy")  # after the games: their Cy seats are guests to link
+    with app.app_context():
+        guests = select(Player.id).where(Player.name == "Cy").order_by(Player.id)
+        cy_seats = ",".join(str(seat) for seat in db.session.execute(guests).scalars())
+    return Setup(world, ana, ben, gone, invite, game, *ids, cy_seats)
 
 
 def gone(app, model, row_id: int) -> bool:
@@ -215,6 +221,20 @@ CASES = [
         ),
         lambda app, s: (
             scalar(app, select(func.count(Game.id)).where(Game.club_night_id.is_(None))) == 2
+        ),
+    ),
+    Case(
+        "link_guests",
+        "owner",
+        lambda s: (f"/clubs/{s.world.club}/guests", {"seats": s.cy_seats}),
+        lambda app, s: (
+            scalar(
+                app,
+                select(Player.roster_player_id).where(
+                    Player.game_id == s.game, Player.name == "Cy"
+                ),
+            )
+            is not None
         ),
     ),
     Case(
@@ -375,6 +395,7 @@ PAGES = [
     ("invites", "owner", lambda s: f"/clubs/{s.world.club}/invites"),
     ("edit_player", "scorer", lambda s: f"/clubs/{s.world.club}/roster/{s.ana}"),
     ("new_game", "scorer", lambda s: f"/clubs/{s.world.club}/games/new"),
+    ("guests", "owner", lambda s: f"/clubs/{s.world.club}/guests"),
     ("game page (games.detail)", "viewer", lambda s: f"/games/{s.game}"),
     ("history", "viewer", lambda s: f"/clubs/{s.world.club}/history"),
     ("delete_club", "owner", lambda s: f"/clubs/{s.world.club}/delete"),

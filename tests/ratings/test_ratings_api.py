@@ -63,7 +63,7 @@ def test_a_member_reads_the_ratings(app, client, league):
 def test_the_document_describes_the_route(client):
     document = client.get("/api/v1/openapi.json").get_json()
     operation = document["paths"]["/clubs/{club_id}/ratings"]["get"]
-    assert set(operation["responses"]) == {"200", "401", "403", "404", "503"}
+    assert set(operation["responses"]) == {"200", "304", "401", "403", "404", "503"}
     rating = document["components"]["schemas"]["Rating"]
     assert set(rating["required"]) == {
         "player",

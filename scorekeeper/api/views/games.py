@@ -41,8 +41,9 @@ from scorekeeper.api.views.common import (
     unauthorized,
     with_game,
 )
-from scorekeeper.models import User, etag_of
+from scorekeeper.models import Game, User, etag_of
 from scorekeeper.services import accounts as account_service
+from scorekeeper.services import club_games as club_game_service
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as game_service
 from scorekeeper.web import limits
@@ -101,14 +102,7 @@ def create_game() -> Response:
         message = _("A game cannot be played in the future: check the date.")
         raise Invalid([field_error("played_on", message, code="played_in_future")])
     try:
-        game = game_service.create_game(
-            wanted.players,
-            wanted.to_rules(),
-            wanted.teams,
-            device=API_DEVICE,
-            club_id=wanted.club_id,
-            played_on=wanted.played_on,
-        )
+        game = _created(wanted)
     except core.RuleError as error:
         raise ApiError(422, serialise.errors(as_problems(error.problems))) from None
     warning = core.set_warning(game_service.snapshot_of(game).setup)
@@ -121,6 +115,29 @@ def create_game() -> Response:
     )
     location = url_for("api.game", game_id=game.id, _external=True)
     return with_game(body, game, 201, {"Location": location})
+
+
+def _created(wanted: schemas.NewGame) -> Game:
+    """A quick game, or a club game through the one service the club's form uses too (its
+    roster players by id or name, the other names guests)."""
+    if wanted.club_id is not None:
+        club = club_service.get_club(wanted.club_id)
+        assert club is not None  # the creator's role in it was checked
+        return club_game_service.create_club_game(
+            club,
+            wanted.seated(),
+            wanted.to_rules(),
+            wanted.teams,
+            device=API_DEVICE,
+            played_on=wanted.played_on,
+        )
+    names = [player for player in wanted.players if isinstance(player, str)]
+    if len(names) < len(wanted.players):
+        message = _("Roster players by id are for club games: send club_id, or names only.")
+        raise Invalid([field_error("players", message, code="roster_id_without_club")])
+    return game_service.create_game(
+        names, wanted.to_rules(), wanted.teams, device=API_DEVICE, played_on=wanted.played_on
+    )
 
 
 def _club_creator() -> User:

@@ -10,6 +10,7 @@ from scorekeeper.api.contract import Answer, operation
 from scorekeeper.api.views.common import header_token, refuse, token_account, unauthorized
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import ratings as rating_service
+from scorekeeper.web.etags import ETAG_HEADER, IF_NONE_MATCH_HEADER, conditional, etag_for
 from scorekeeper.web.responses import json_response
 
 CLUB = "<id:club_id>"
@@ -19,7 +20,10 @@ CLUB = "<id:club_id>"
 @operation(
     "Read a club's ratings",
     {
-        200: Answer("The club's rated players, best rating first.", (schemas.Ratings,)),
+        200: Answer(
+            "The club's rated players, best rating first.", (schemas.Ratings,), (ETAG_HEADER,)
+        ),
+        304: Answer("Not changed since the ETag sent in If-None-Match.", headers=(ETAG_HEADER,)),
         401: Answer(
             "No Authorization: Bearer header, a malformed one, or a personal token that is "
             "unknown or revoked.",
@@ -30,6 +34,7 @@ CLUB = "<id:club_id>"
         404: Answer("No such club, or the token's account is not a member.", (schemas.Error,)),
     },
     security=({"personalToken": []},),
+    parameters=(IF_NONE_MATCH_HEADER,),
 )
 def club_ratings(club_id: int) -> Response:
     """Every rated player of the club: openskill's mu and sigma, unrounded, and the rating."""
@@ -42,7 +47,12 @@ def club_ratings(club_id: int) -> Response:
     club = club_service.get_club(club_id)
     if club is None or club_service.role_in(account, club_id) is None:
         raise refuse(404, _("There is no club %(id)s among this account's clubs.", id=club_id))
-    lines = rating_service.club_ratings(club)
+    rated = rating_service.ratings_at(club)
+    etag = etag_for(rated.mark, language=False, api="ratings", names=rated.names)
+    return conditional(etag, lambda: _answer(rated.lines()))
+
+
+def _answer(lines: list[rating_service.RatingLine]) -> Response:
     body = schemas.Ratings(
         [
             schemas.Rating(
@@ -57,6 +67,4 @@ def club_ratings(club_id: int) -> Response:
             for line in lines
         ]
     )
-    response = json_response(body)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return json_response(body)

@@ -5,6 +5,7 @@ from scorekeeper.clubs.views import (  # noqa: F401
     admin,
     clubs,
     games,
+    guests,
     importing,
     invites,
     members,

@@ -58,6 +58,7 @@ def detail(club_id: int) -> ResponseReturnValue:
         club=club,
         role=role,
         games=club_game_service.games_of_club(club),
+        linkable=len(club_game_service.guest_links(club)),
         roster=roster_service.active_roster(club),
         members=club_service.members_of(club),
     )
