@@ -137,7 +137,7 @@ def measure(app: Any, club_id: int, reps: int) -> dict[str, Any]:
         lines, _ = timed(lambda: rating_service.club_ratings(club), reps)
         # 40 players into 8 tables, rated as the replay says, with the last nights' pairs.
         people = [
-            table_draw.Person(f"r{entry_id}", rating_service.scaled(*replayed.current(entry_id)))
+            table_draw.Person(f"r{entry_id}", rating_service.skill(replayed.current(entry_id)[0]))
             for entry_id in sorted(replayed.trail)[:40]
         ]
         keys = [person.key for person in people]

@@ -278,3 +278,20 @@ def test_the_nginx_example_adds_every_security_header_gunicorn_s_own_errors_lack
         variable = name.lower().replace("-", "_")
         assert f"map $upstream_http_{variable} " in deploy, name
         assert re.search(rf"add_header {name} \$sk_\w+ always;", deploy), name
+
+
+def test_a_304_keeps_the_page_s_own_policy(client, game):
+    """A browser keeps a 304's headers with the page it already has: a policy sent with the 304
+    (worked out without the page, so without its stylesheets' hashes) would replace the page's
+    and block its styles, and the page would show unstyled on every repeat visit. The 304 of a
+    page, of its kept answer and of a live poll sends none; the other headers stay."""
+    share = f"/s/{game['view_token']}"
+    first = client.get(share)
+    assert "'sha256-" in first.headers["Content-Security-Policy"]
+    for path in (share, f"{share}/live"):
+        tag = client.get(path).headers["ETag"]
+        for _ in range(2):  # the view's 304, then the kept answer's (answered before Flask)
+            again = client.get(path, headers={"If-None-Match": tag})
+            assert again.status_code == 304, path
+            assert "Content-Security-Policy" not in again.headers, path
+            assert again.headers["X-Content-Type-Options"] == "nosniff", path

@@ -257,11 +257,11 @@ def operation(
 
 HEADERS: dict[str, dict[str, Any]] = {
     ETAG_HEADER: {
-        "description": 'The game\'s version, like "g12v3" (W/"g12v3" when the answer is '
-        "compressed: the same version in another encoding): send it in If-Match or "
-        "If-None-Match, either form.",
+        "description": 'The game\'s version, like "g12v3-3b8e41c07d2a" (W/"g12v3-3b8e41c07d2a" '
+        "when the answer is compressed: the same version in another encoding): send it in "
+        "If-Match or If-None-Match, either form.",
         "required": True,
-        "schema": {"type": "string", "pattern": '^(W/)?"g[0-9]+v[0-9]+"$'},
+        "schema": {"type": "string", "pattern": '^(W/)?"g[0-9]+v[0-9]+-[0-9a-f]{12}"$'},
     },
     "Location": {
         "description": "The URL of what was created.",

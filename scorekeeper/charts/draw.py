@@ -567,3 +567,31 @@ def season_chart(
     high = max([1.0, *values])
     ax.set_ylim(low, high + 0.04 * (high - low))
     return _finish(fig, ax, width, title, xlabel, ylabel)
+
+
+# A race chart is a sparkline: no text, a line of places over the season's nights. Small
+# enough to sit in a table row on a phone (~96 x 28 CSS px) and on the printed page.
+SPARK_WIDTH = 1.3  # inches
+SPARK_HEIGHT = 0.36
+
+
+def race_sparkline(places: Sequence[int | None], nights: int, ranked: int, *, title: str) -> bytes:
+    """One player's place after each of the season's `nights` (1st at the top, `ranked` at the
+    bottom, the same scale for every player), a dot at the last; None: not ranked that night.
+    A dotted line marks 1st place. No words: `title` (the player's name) is its <title>."""
+    _matplotlib()
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(SPARK_WIDTH, SPARK_HEIGHT))
+    ax = fig.add_axes((0.03, 0.12, 0.9, 0.76))
+    ax.set_axis_off()
+    bottom = max(ranked, 2)
+    ax.set_ylim(bottom + 0.3, 0.7)
+    ax.set_xlim(-0.3, max(nights - 1, 1) + 0.3)
+    ax.axhline(1, color="#777777", linewidth=0.7, linestyle=(0, (1, 2)))
+    points = [(x, y) for x, y in enumerate(places) if y is not None]
+    if points:
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        ax.plot(xs, ys, color=COLOURS[0], linewidth=1.4, solid_joinstyle="round")
+        ax.plot(xs[-1:], ys[-1:], color=COLOURS[0], marker="o", markersize=3.2, clip_on=False)
+    return _svg(fig, title)

@@ -1,6 +1,6 @@
-"""A season's chart (the leaders' standing after each club night): its data from the season
-standings service, drawn once per season data version, language and wording, then served from
-the chart cache."""
+"""A season's charts: the leaders' standing after each club night (its data from the season
+standings service, drawn once per season data version, language and wording) and each player's
+race chart (their place after each night), both served from the chart cache."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from scorekeeper.charts.cache import CACHE, digest
 from scorekeeper.charts.text import ChartText, chart_text, locale
 from scorekeeper.figures import season_figure
 from scorekeeper.models import Season
-from scorekeeper.services import season_standings
+from scorekeeper.services import season_standings, season_story
 from scorekeeper.services.season_standings import NightByNight
 
 # How many players the chart follows (the leaders); more lines would not read.
@@ -23,6 +23,9 @@ CHART_PLAYERS = 6
 # Part of the cache key: bumped when the legend's figures change (2: rounded half up, so a
 # chart drawn before reads as the table does once its file is replaced).
 LEGEND = 2
+# A race chart's answer under a URL naming its data version: members' pages only (private), and
+# that URL's answer never changes.
+RACE_KEPT = "private, max-age=31536000, immutable"
 
 
 def chart_data(season: Season) -> NightByNight:
@@ -68,3 +71,29 @@ def _render(season: Season, text: ChartText, label_of: Callable[[date], str]) ->
         xlabel=text.club_night,
         ylabel=ylabel,
     )
+
+
+class NotInSeason(LookupError):
+    """A race chart asked for a roster entry that has no counted game in the season."""
+
+
+def race_svg(season: Season, roster_id: int) -> tuple[bytes, str, str]:
+    """One player's race chart (their place after each night, a sparkline without words, so
+    one file serves every language), its ETag and the data version it was drawn from.
+
+    One small chart per player, drawn when its own URL is first asked for: ~30 ms each, so
+    24 players cost under a second spread over the page's image requests (one figure of 24
+    panels costs ~1 s in one request), and each sits in its player's row. The page gives each
+    URL ?v=<data version>, so a browser may keep it until the season's figures change."""
+    version = season_standings.data_version(season)
+    prefix = f"race-{season.id}-p{roster_id}-s{draw.STYLE}-"
+    mine = re.compile(re.escape(prefix) + r"[0-9a-f]+\.svg$")
+
+    def render() -> bytes:
+        race = season_story.race(season, roster_id)
+        if race is None:
+            raise NotInSeason(roster_id)
+        return draw.race_sparkline(race.places, race.nights, race.ranked, title=race.name)
+
+    svg, etag = CACHE.get(f"{prefix}{version}.svg", render, mine.match)
+    return svg, etag, version

@@ -1,4 +1,5 @@
-"""Seasons and club nights: standings across games, placement points, late arrivals.
+"""Seasons and club nights: standings across games, placement points, late arrivals, and the
+season's story (the longest run of wins, the best round).
 
 A season ranks players by one of three methods chosen per season (games won, placement
 points, average score per round). The inputs are per-player aggregates that the database can
@@ -9,10 +10,11 @@ long season never has to load every round.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from typing import Generic, NamedTuple, TypeVar
 
 from .problems import N_, Problem, RuleError
 from .rounding import round_half_up
@@ -186,3 +188,78 @@ def late_scores(rule: LateRule, others: Sequence[Sequence[int]]) -> list[int]:
             average = Fraction(sum(round_scores), len(round_scores))
             scores.append(int(round_half_up(average)))
     return scores
+
+
+# The season's story ----------------------------------------------------------------------------
+
+
+def longest_run(won: Sequence[bool]) -> tuple[int, int]:
+    """The longest run of wins in a player's games in the order played: (its length, the index
+    of its first game); the earliest of equally long runs; (0, -1) without a win."""
+    best, start, run = 0, -1, 0
+    for index, win in enumerate(won):
+        run = run + 1 if win else 0
+        if run > best:
+            best, start = run, index - run + 1
+    return best, start
+
+
+# Who played a hand: a roster entry, or None for a guest (a guest's hand counts for the others).
+Who = TypeVar("Who", bound=Hashable)
+
+
+class RoundScores(NamedTuple, Generic[Who]):
+    """One round as best_round sees it: every hand played that round summed, how many hands
+    were played, and the hands that may be its best (who, score). A hand can only be the best
+    of its round if no other in it scored less, so a caller may give just those. (A tuple: a
+    season gives thousands.)"""
+
+    total: int
+    played: int
+    hands: Sequence[tuple[Who | None, int]]
+
+    @classmethod
+    def of(cls, hands: Sequence[tuple[Who | None, int]]) -> RoundScores[Who]:
+        """A round from every hand played in it."""
+        return cls(sum(score for _who, score in hands), len(hands), hands)
+
+
+@dataclass(frozen=True)
+class BestRound(Generic[Who]):
+    """The round a player did best in against their table: their score and the others' average."""
+
+    index: int  # the round's position in the rounds given
+    player: Who
+    score: int
+    others: Fraction  # the average score of the others who played that round
+
+    @property
+    def margin(self) -> Fraction:
+        """How far below the others' average the player scored."""
+        return self.others - self.score
+
+
+def best_round(rounds: Sequence[RoundScores[Who]]) -> BestRound[Who] | None:
+    """Of every round given, the one where a player scored furthest below the average of the
+    others who played it: (total - score) / (played - 1) - score, the widest gap.
+
+    Lowest scores win, so a round a player went out (0) while the others were caught holding
+    the most is the best. Ties: the earliest round, then the first hand given. A round of one
+    hand has no one to beat; a guest's hand (None) counts for the others only."""
+    # The gap is (total - played * score) / (played - 1): compared as integers, cross-multiplied
+    # (a season holds ten thousand hands; a Fraction each would cost ~100 ms).
+    best: tuple[int, int, int, Who, int] | None = None  # gap over (played - 1), index, ...
+    for index, scores in enumerate(rounds):
+        if scores.played < 2:
+            continue
+        below = scores.played - 1
+        for who, score in scores.hands:
+            if who is None:
+                continue
+            gap = scores.total - scores.played * score
+            if best is None or gap * best[1] > best[0] * below:
+                best = (gap, below, index, who, score)
+    if best is None:
+        return None
+    _gap, below, index, who, score = best
+    return BestRound(index, who, score, Fraction(rounds[index].total - score, below))

@@ -27,7 +27,7 @@ from scorekeeper.services.nights import MAX_TABLES, Seat
 GUEST_ROWS = 4
 MAX_GUEST_ROWS = 24
 DRAW_LABELS = {
-    "balanced": _l("Balanced: table ratings as even as possible"),
+    "balanced": _l("Balanced: tables as even in skill as possible"),
     "fresh": _l("Fresh pairs: fewest who sat together lately"),
     "random": _l("Random"),
     "top": _l("Top table: the strongest together"),

@@ -195,18 +195,21 @@ def _night_page(
         "night": (night.name, night.played_on, night.season_id),
         "role": role,
     }
-    if chances:  # the table chances follow the ratings before the night's day
-        shown["ratings"] = rating_service.ratings_mark(club, night.played_on)
+    # The table chances follow the ratings of the games rated before the night's own (its cut):
+    # a game of that day finished or corrected moves them, the night's own games never do.
+    cut = rating_service.night_cut(night) if chances else None
+    if cut is not None:
+        shown["ratings"] = rating_service.ratings_mark(club, cut)
     page = not template.endswith("/_live.html")
     etag = page_etag(version, page=template, **shown) if page else etag_for(version, **shown)
 
     def render() -> str:
         view = night_service.night_view(night)
-        # Each table's chances come from the ratings before the night's day: they do not move
-        # while it is played, so the polled live part leaves them out.
+        # Each table's chances come from the ratings before the night's games: they do not
+        # move as its tables play, so the polled live part leaves them out.
         odds = (
-            rating_service.night_chances(club, night.played_on, [t.game for t in view.tables])
-            if chances
+            rating_service.night_chances(club, cut, [t.game for t in view.tables])
+            if cut is not None
             else {}
         )
         return render_template(

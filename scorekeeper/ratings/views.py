@@ -47,6 +47,8 @@ def how(club_id: int) -> ResponseReturnValue:
         provisional=rating_service.PROVISIONAL_GAMES,
         base=rating_service.BASE,
         scale=rating_service.SCALE,
+        new_skill=rating_service.NEWCOMER_SKILL,
+        new_doubt=rating_service.NEWCOMER_DOUBT,
     )
 
 

@@ -1,5 +1,6 @@
 """Season pages: a club's seasons, a new or changed season, the season page (standings, chart,
-attendance, games), moving a game, and the print view.
+the season's story, attendance, games), each player's race chart, moving a game, and the print
+view.
 
 Views are thin: check who asks (access), read the form, call one service, flash, redirect.
 """
@@ -17,8 +18,7 @@ from scorekeeper.i18n import prefer_locale, problem_text
 from scorekeeper.models import Club, Season, utcnow
 from scorekeeper.seasons import bp
 from scorekeeper.seasons.forms import MoveGameForm, SeasonForm
-from scorekeeper.services import ratings as rating_service
-from scorekeeper.services import removals, season_standings
+from scorekeeper.services import removals, season_standings, season_story
 from scorekeeper.services import seasons as season_service
 from scorekeeper.services.seasons import SeasonError
 from scorekeeper.web.responses import svg_response
@@ -136,6 +136,7 @@ def detail(club_id: int, season_id: int) -> ResponseReturnValue:
     attendance, and the season's games (scorers can move a game to another season)."""
     club, role = club_for(club_id)
     season = _season_or_404(club, season_id)
+    table = season_standings.standings(season)
     move = None
     if may_score(role):
         seasons = season_service.seasons_of(club)
@@ -147,25 +148,28 @@ def detail(club_id: int, season_id: int) -> ResponseReturnValue:
         club=club,
         role=role,
         season=season,
-        table=season_standings.standings(season),
+        table=table,
+        story=season_story.story(season, club, table),
         attendance=season_standings.attendance(season),
         games=season_standings.season_games(season, _page()),
         move=move,
-        rating_changes=rating_service.season_changes(club, season.starts_on, season.ends_on),
     )
 
 
 @bp.get("/clubs/<id:club_id>/seasons/<id:season_id>/print")
 def print_view(club_id: int, season_id: int) -> ResponseReturnValue:
-    """The standings on one page for the notice board, in black and white."""
+    """The standings and the season's story on one page for the notice board, in black and
+    white."""
     club, _role = club_for(club_id)
     season = _season_or_404(club, season_id)
     prefer_locale(club.locale)
+    table = season_standings.standings(season)
     return render_template(
         "seasons/print.html",
         club=club,
         season=season,
-        table=season_standings.standings(season),
+        table=table,
+        story=season_story.story(season, club, table),
         now=utcnow(),
     )
 
@@ -177,6 +181,22 @@ def chart(club_id: int, season_id: int) -> ResponseReturnValue:
     season = _season_or_404(club, season_id)
     prefer_locale(request.args.get("lang"))  # from the print page: in the page's language
     return svg_response(*season_chart.chart_svg(season))
+
+
+@bp.get("/clubs/<id:club_id>/seasons/<id:season_id>/race/<id:entry_id>.svg")
+def race_chart(club_id: int, season_id: int, entry_id: int) -> ResponseReturnValue:
+    """A player's place after each club night (a small SVG, cached per season data version).
+    With ?v= naming the current data version the browser may keep it: a change is a new URL."""
+    club, _role = club_for(club_id)
+    season = _season_or_404(club, season_id)
+    try:
+        svg, etag, version = season_chart.race_svg(season, entry_id)
+    except season_chart.NotInSeason:
+        abort(404)
+    response = svg_response(svg, etag)
+    if request.args.get("v") == version:
+        response.headers["Cache-Control"] = season_chart.RACE_KEPT
+    return response
 
 
 @bp.post("/clubs/<id:club_id>/seasons/<id:season_id>/games/<id:game_id>/move")

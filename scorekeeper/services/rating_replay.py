@@ -3,7 +3,8 @@ matches, pure (no database), and a replay as JSON and back, bit for bit (ratings
 
 The scale shown: openskill's conservative ordinal mu - 3 sigma, times 40, plus 1000. A newcomer
 (mu 25, sigma 25/3) is 1000; the model's mu spans roughly 0 to 50, so ratings stay between
-about 0 and 2000 and whole numbers are precise enough.
+about 0 and 2000 and whole numbers are precise enough. A player's skill is mu alone on the same
+scale (1000 + 40 mu: a newcomer's is 2000), what win chances and fair tables go by.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ SCALE = 40
 def scaled(mu: float, sigma: float) -> int:
     """The rating shown: the conservative ordinal mu - 3 sigma on the club's scale."""
     return round(BASE + SCALE * (mu - 3 * sigma))
+
+
+def skill(mu: float) -> int:
+    """The skill shown: mu on the rating's scale, so that rating = skill - 3 x 40 sigma."""
+    return round(BASE + SCALE * mu)
 
 
 # One match and its result ----------------------------------------------------------------------
@@ -113,15 +119,6 @@ class Replay:
             )
             mu_before, sigma_before = mu, sigma
         return steps
-
-    def before(self, entry_id: int, day: date) -> tuple[float, float]:
-        """(mu, sigma) after the player's last game played before `day` (a newcomer's if none)."""
-        found = (MODEL.mu, MODEL.sigma)
-        for index, mu, sigma, _rank in self.trail.get(entry_id, ()):
-            if self.matches[index].played_on >= day:
-                break
-            found = (mu, sigma)
-        return found
 
     def rating_on(self, entry_id: int, day: date, *, before: bool) -> int | None:
         """The rating shown after the player's last game played before `day` (or on or

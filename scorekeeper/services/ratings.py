@@ -21,8 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from openskill.models import PlackettLuceRating
-from sqlalchemy import BigInteger, cast, func, select
+from sqlalchemy import BigInteger, ColumnElement, and_, cast, func, or_, select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, ClubNight, Game, Player, RosterPlayer
@@ -44,8 +43,12 @@ from scorekeeper.services.rating_replay import (
 from scorekeeper.services.rating_replay import SCALE as SCALE
 from scorekeeper.services.rating_replay import rate_in_place as rate_in_place
 from scorekeeper.services.rating_replay import scaled as scaled
+from scorekeeper.services.rating_replay import skill as skill
 
 PROVISIONAL_GAMES = 5
+# A newcomer's two numbers on the rating's scale (How ratings work): skill and doubt (40 sigma).
+NEWCOMER_SKILL = skill(MODEL.mu)
+NEWCOMER_DOUBT = round(SCALE * MODEL.sigma)
 
 
 # The club's matches ----------------------------------------------------------------------------
@@ -375,39 +378,76 @@ def season_changes(club: Club, starts_on: date, ends_on: date) -> list[SeasonCha
     return sorted(changes, key=lambda c: (-c.change, c.name.casefold(), c.entry_id))
 
 
+@dataclass(frozen=True)
+class Cut:
+    """A point in the order the club's games are rated (the day played, then the game's id):
+    the finished games before it count. A night's is its first table's game (`night_cut`):
+    every game of earlier days and every game of the night's day started before it, not the
+    night's own games nor any started after them. `game_id` None: every game of `day` counts
+    (a draw, made before its night's games exist)."""
+
+    day: date
+    game_id: int | None = None
+
+    def counts(self, played_on: date, game_id: int) -> bool:
+        if played_on != self.day:
+            return played_on < self.day
+        return self.game_id is None or game_id < self.game_id
+
+
+def standing(replayed: Replay, entry_id: int | None, cut: Cut | None = None) -> tuple[float, float]:
+    """A player's (mu, sigma) after their last game before `cut` (now, if None); a newcomer's
+    for a guest or someone who had not played by then."""
+    if entry_id is None:
+        return MODEL.mu, MODEL.sigma
+    if cut is None:
+        return replayed.current(entry_id)
+    found = (MODEL.mu, MODEL.sigma)
+    for index, mu, sigma, _rank in replayed.trail.get(entry_id, ()):
+        match = replayed.matches[index]
+        if not cut.counts(match.played_on, match.game_id):
+            break  # a trail is in the order rated: the games counted come first
+        found = (mu, sigma)
+    return found
+
+
 def win_chances(
-    replayed: Replay, teams: Sequence[Sequence[int | None]], day: date | None = None
+    replayed: Replay, teams: Sequence[Sequence[int | None]], cut: Cut | None = None
 ) -> list[float]:
-    """Each team's chance to win a table (openskill's prediction; 0..1, summing to 1), from
-    the ratings now, or before `day`'s games."""
+    """Each team's chance to win a table (openskill's prediction from each player's mu and
+    sigma; 0..1, summing to 1), from the ratings now, or before `cut`."""
     if len(teams) < 2:
         return [1.0] * len(teams)
-
-    def rating(who: int | None) -> PlackettLuceRating:
-        if who is None:
-            return MODEL.rating()
-        if day is None:
-            return MODEL.rating(*replayed.current(who))
-        return MODEL.rating(*replayed.before(who, day))
-
-    return list(MODEL.predict_win([[rating(who) for who in team] for team in teams]))
+    return list(
+        MODEL.predict_win(
+            [[MODEL.rating(*standing(replayed, who, cut)) for who in team] for team in teams]
+        )
+    )
 
 
 @dataclass(frozen=True)
 class Chance:
-    """A player (or a team of partners) at a table and their chance to win it."""
+    """A player (or a team of partners) at a table, their chance to win it, and what it comes
+    from: their skill (mu on the rating's scale; partners' average) and, for comparison with
+    the Ratings page, their cautious rating (mu - 3 sigma on that scale)."""
 
     names: tuple[str, ...]
     chance: float
+    skill: int
     rating: int
 
 
-def ratings_mark(club: Club, day: date | None = None) -> tuple[int, ...]:
-    """What the ratings (before `day`, if given) depend on, cheaply: the club's finished games
+def ratings_mark(club: Club, cut: Cut | None = None) -> tuple[int, ...]:
+    """What the ratings (before `cut`, if given) depend on, cheaply: the club's finished games
     (how many, the last id, sums of their ids and versions: any write to a game moves its
     version) and its merged roster entries. A page showing those ratings names its ETag with
     this mark, and the kept replay is read only at the mark it was made at."""
-    played = (Game.played_on < day,) if day is not None else ()
+    played: tuple[ColumnElement[bool], ...] = ()
+    if cut is not None:
+        same_day: list[ColumnElement[bool]] = [Game.played_on == cut.day]
+        if cut.game_id is not None:
+            same_day.append(Game.id < cut.game_id)
+        played = (or_(Game.played_on < cut.day, and_(*same_day)),)
     merged = (RosterPlayer.club_id == club.id, RosterPlayer.merged_into_id.is_not(None))
     figures = db.session.execute(
         select(
@@ -433,9 +473,21 @@ def mark_text(club: Club) -> str:
     return "-".join(map(str, ratings_mark(club)))
 
 
-def night_chances(club: Club, day: date, games: Sequence[Game]) -> dict[int, list[Chance]]:
-    """Each game's players (partners together) with their chance to win, from the ratings
-    as they stood before the day's games; most likely first. Keyed by game id."""
+def night_cut(night: ClubNight) -> Cut:
+    """Which games a night's chances count: those rated before its first table's game (every
+    finished game of earlier days, and of its day those started before the night). Its own
+    games never count, finished or not: its chances stay what they were when the tables sat
+    down, all evening."""
+    first = db.session.execute(
+        select(func.min(Game.id)).where(Game.club_night_id == night.id)
+    ).scalar_one_or_none()
+    return Cut(night.played_on, int(first) if first is not None else 0)
+
+
+def night_chances(club: Club, cut: Cut, games: Sequence[Game]) -> dict[int, list[Chance]]:
+    """Each game's players (partners together) with their chance to win and their skill and
+    rating, from the ratings before `cut` (`night_cut`); highest skill first (the order the
+    page shows them in, then the higher chance). Keyed by game id."""
     replayed = club_replay(club)
     chances: dict[int, list[Chance]] = {}
     for game in games:
@@ -445,18 +497,19 @@ def night_chances(club: Club, day: date, games: Sequence[Game]) -> dict[int, lis
                 seat
             )
         teams = [[seat.roster_player_id for seat in group] for group in groups.values()]
-        odds = win_chances(replayed, teams, day)
+        odds = win_chances(replayed, teams, cut)
         lines = []
         for group, team, chance in zip(groups.values(), teams, odds, strict=True):
-            ratings = [
-                scaled(*replayed.before(who, day)) if who is not None else BASE for who in team
-            ]
+            standings = [standing(replayed, who, cut) for who in team]
             lines.append(
                 Chance(
-                    tuple(seat.name for seat in group), chance, round(sum(ratings) / len(ratings))
+                    tuple(seat.name for seat in group),
+                    chance,
+                    round(sum(skill(mu) for mu, _sigma in standings) / len(standings)),
+                    round(sum(scaled(*both) for both in standings) / len(standings)),
                 )
             )
-        chances[game.id] = sorted(lines, key=lambda line: (-line.chance, line.names))
+        chances[game.id] = sorted(lines, key=lambda line: (-line.skill, -line.chance, line.names))
     return chances
 
 

@@ -41,12 +41,12 @@ COUNTED_TYPE = core.GameType.MEXICAN_TRAIN.value
 # Standings -------------------------------------------------------------------------------------
 
 
-def _night_key() -> ColumnElement[str]:
+def night_key() -> ColumnElement[str]:
     """A club night's id, or the day a game outside any club night was played: one 'night'."""
     return func.coalesce(cast(Game.club_night_id, String), cast(Game.played_on, String))
 
 
-def _counted(season: Season) -> tuple[ColumnElement[bool], ...]:
+def counted(season: Season) -> tuple[ColumnElement[bool], ...]:
     """The games a season's standings count: finished Mexican Train games of the season."""
     return (
         counts_in(season),
@@ -116,7 +116,7 @@ def _placement_rows(season: Season, *, by_night: bool) -> Sequence[Row[*tuple[An
     sizes = (
         select(Player.game_id.label("game_id"), func.count(Player.id).label("size"))
         .join(Game, Game.id == Player.game_id)
-        .where(*_counted(season))
+        .where(*counted(season))
         .group_by(Player.game_id)
         .subquery()
     )
@@ -136,7 +136,7 @@ def _placement_rows(season: Season, *, by_night: bool) -> Sequence[Row[*tuple[An
         .join(Game, Game.id == Player.game_id)
         .join(sizes, sizes.c.game_id == Player.game_id)
         .join(RosterPlayer, RosterPlayer.id == Player.roster_player_id)
-        .where(*_counted(season), Player.place.is_not(None))
+        .where(*counted(season), Player.place.is_not(None))
         .group_by(*keys)
     )
     return db.session.execute(query).all()
@@ -168,14 +168,14 @@ def _rank(
 
 
 def _summary(season: Season) -> Summary:
-    counted = and_(*_counted(season), Player.place.is_not(None))
+    placed = and_(*counted(season), Player.place.is_not(None))
     row = db.session.execute(
         select(
-            func.count(func.distinct(case((counted, Game.id)))),
-            func.count(func.distinct(case((counted, _night_key())))),
+            func.count(func.distinct(case((placed, Game.id)))),
+            func.count(func.distinct(case((placed, night_key())))),
             func.count(func.distinct(Game.id)),
             func.coalesce(
-                func.sum(case((and_(counted, Player.roster_player_id.is_(None)), 1), else_=0)),
+                func.sum(case((and_(placed, Player.roster_player_id.is_(None)), 1), else_=0)),
                 0,
             ),
         )
@@ -223,7 +223,7 @@ def attendance(season: Season) -> list[Attendance]:
         select(
             RosterPlayer.id,  # the joined entry's: Player.roster_player_id, never NULL here
             RosterPlayer.display_name,
-            func.count(func.distinct(_night_key())),
+            func.count(func.distinct(night_key())),
             func.count(Player.id),
         )
         .join(Game, Game.id == Player.game_id)
@@ -309,6 +309,67 @@ class NightByNight:
     nights: list[date]
     series: dict[str, list[float | None]]
     higher_is_better: bool
+
+
+@dataclass(frozen=True)
+class PlacesByNight:
+    """Every ranked player's place after each club night (the season story's race charts)."""
+
+    nights: list[date]
+    places: dict[int, list[int | None]]  # roster id -> place after each night (None: unranked)
+    ranked: int  # the most players ranked after any night: the charts' common scale
+
+
+def places_by_night(season: Season) -> PlacesByNight:
+    """Each roster player's place in the standings after each club night: the core ranks the
+    running sums of every night so far (one grouped query; a night's placements add up)."""
+    per_night: dict[tuple[date, int], dict[int, _Sums]] = {}
+    for (
+        roster_id,
+        _name,
+        day,
+        night_id,
+        size,
+        place,
+        shared,
+        games,
+        wins,
+        rounds,
+        total,
+    ) in _placement_rows(season, by_night=True):
+        if isinstance(day, str):  # SQLite's date() answers text
+            day = date.fromisoformat(day)
+        sums = per_night.setdefault((day, night_id or 0), {}).setdefault(roster_id, _Sums())
+        sums.add(_Sums(games, wins, rounds, total, Counter({(size, place, shared): games})))
+    method = core.SeasonMethod(season.method)
+    table = points_table_of(season)
+    running: dict[int, _Sums] = {}
+    places: dict[int, list[int | None]] = {}
+    ranked = 0
+    for index, key in enumerate(sorted(per_night)):
+        for roster_id, sums in per_night[key].items():
+            running.setdefault(roster_id, _Sums()).add(sums)
+            places.setdefault(roster_id, [None] * index)
+        lines = core.season_standings(
+            [
+                core.PlayerSeason(
+                    str(roster_id),
+                    games=sums.games,
+                    wins=sums.wins,
+                    rounds=sums.rounds,
+                    total_score=sums.total,
+                    placements=dict(sums.placements),
+                )
+                for roster_id, sums in running.items()
+            ],
+            method,
+            min_games=season.min_games,
+            table=table,
+        )
+        for line in lines:
+            places[int(line.player)].append(line.place)
+        ranked = max(ranked, sum(1 for line in lines if line.place is not None))
+    return PlacesByNight([day for day, _night in sorted(per_night)], places, ranked)
 
 
 def leaders_by_night(season: Season, players: int) -> NightByNight:
@@ -410,7 +471,7 @@ def data_version(season: Season) -> str:
             func.sum(func.coalesce(Player.roster_player_id, 0)),
         )
         .join(Game, Game.id == Player.game_id)
-        .where(*_counted(season))
+        .where(*counted(season))
         .group_by(Game.club_night_id, day)
         .order_by(day, Game.club_night_id)
     ).all()

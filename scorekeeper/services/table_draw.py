@@ -1,12 +1,16 @@
 """Fair tables for a club night: who sits at which table, drawn from a seed so a draw can be
 repeated, in one of four ways:
 
-- balanced: table average ratings as close as possible (a snake draft by rating, then swaps
+- balanced: table average skills as close as possible (a snake draft by skill, then swaps
   between tables while they bring the averages closer);
 - fresh: the fewest pairs who shared a table in the club's last 3 nights (swaps while they
   lower that count);
 - random: today's shuffle (services.nights.shuffle_tables);
-- top: the strongest together (table 1 the highest ratings, and so on).
+- top: the strongest together (table 1 the highest skills, and so on).
+
+The figure a draw goes by is each player's skill (services.ratings.skill: mu on the rating's
+scale, a guest's a newcomer's), the one a night's chances come from and its page shows first;
+not the cautious rating, which would seat every newcomer with the weakest.
 
 Tables have 3 to 8 seats, their sizes as equal as possible (random keeps the shuffle's 2 to 8).
 The draw itself is pure (no database); `draw_for_night` reads the ratings and recent nights.
@@ -39,10 +43,10 @@ MAX_PASSES = 20
 
 @dataclass(frozen=True)
 class Person:
-    """A player here tonight, as the draw sees them: a key (their form field), a rating."""
+    """A player here tonight, as the draw sees them: a key (their form field), a skill."""
 
     key: str
-    rating: int
+    skill: int
     name: str = ""
 
 
@@ -56,15 +60,15 @@ class DrawnTable:
 
     @property
     def average(self) -> float:
-        return sum(p.rating for p in self.people) / len(self.people)
+        return sum(p.skill for p in self.people) / len(self.people)
 
     @property
     def high(self) -> int:
-        return max(p.rating for p in self.people)
+        return max(p.skill for p in self.people)
 
     @property
     def low(self) -> int:
-        return min(p.rating for p in self.people)
+        return min(p.skill for p in self.people)
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ class Draw:
 
     @property
     def spread(self) -> float:
-        """The gap between the highest and lowest table average rating."""
+        """The gap between the highest and lowest table average skill."""
         averages = [table.average for table in self.tables]
         return max(averages) - min(averages) if averages else 0.0
 
@@ -130,10 +134,10 @@ def _deal(order: Sequence[Person], counts: Sequence[int]) -> list[list[Person]]:
 
 
 def _by_rating(people: Sequence[Person], rng: random.Random) -> list[Person]:
-    """Strongest first; equal ratings in the seed's order."""
+    """Strongest first; equal skills in the seed's order."""
     order = list(people)
     rng.shuffle(order)
-    return sorted(order, key=lambda p: -p.rating)
+    return sorted(order, key=lambda p: -p.skill)
 
 
 def _snake(order: Sequence[Person], counts: Sequence[int]) -> list[list[Person]]:
@@ -198,10 +202,10 @@ def draw(
     elif method == "top":
         groups = _deal(_by_rating(people, rng), counts)
     elif method == "balanced":
-        total = sum(p.rating for p in people) / max(1, len(people))
+        total = sum(p.skill for p in people) / max(1, len(people))
 
         def spread(gs: list[list[Person]]) -> float:
-            return sum((sum(p.rating for p in g) / len(g) - total) ** 2 for g in gs)
+            return sum((sum(p.skill for p in g) / len(g) - total) ** 2 for g in gs)
 
         groups = _improve(_snake(_by_rating(people, rng), counts), spread, rng)
     else:
@@ -270,17 +274,17 @@ def recent_pairs(club: Club, before: date, nights: int = RECENT_NIGHTS) -> set[t
 def draw_for_night(
     club: Club, day: date, seats: Sequence[Seat], tables: int, method: str, seed: int
 ) -> tuple[Draw, list[Seat]]:
-    """Draw tonight's tables from the club's ratings (before `day`) and its last nights; the
+    """Draw tonight's tables from the club's ratings (each player's skill after every finished
+    game played by `day`, as the night's chances will count them) and its last nights; the
     seats come back with their tables. Random is today's shuffle, from the same seed."""
     if method == "random":
         shuffled = shuffle_tables(seats, tables, random.Random(seed))
     replayed = rating_service.club_replay(club)
+    cut = rating_service.Cut(day)  # the night's games will come after every game of its day
     people = [
         Person(
             _key(seat),
-            rating_service.scaled(*replayed.before(seat.roster_id, day))
-            if seat.roster_id is not None
-            else rating_service.BASE,
+            rating_service.skill(rating_service.standing(replayed, seat.roster_id, cut)[0]),
             seat.name,
         )
         for seat in seats

@@ -38,7 +38,7 @@ from scorekeeper.web.etags import (
     etag_header,
     etag_text,
 )
-from scorekeeper.web.security import HEADERS, HSTS
+from scorekeeper.web.security import HEADERS_OF_304, HSTS
 
 Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -73,7 +73,12 @@ class Poller:
         self.default_locale = config.get("BABEL_DEFAULT_LOCALE", "en")
         self.max_age = int(app.permanent_session_lifetime.total_seconds())
         secure = [("Strict-Transport-Security", HSTS)] if config.get("SECURE_COOKIES") else []
-        self.headers = [("Cache-Control", REVALIDATE), ("Vary", VARY), *HEADERS.items(), *secure]
+        self.headers = [
+            ("Cache-Control", REVALIDATE),
+            ("Vary", VARY),
+            *HEADERS_OF_304.items(),
+            *secure,
+        ]
         self.names: dict[str, str] = {}  # a language code -> its name as get_locale() writes it
         # (language cookie, Accept-Language) -> that name: a phone's header takes ~60 us to rank.
         self.languages: dict[tuple[str | None, str | None], str] = {}

@@ -50,6 +50,12 @@ def content_security_policy(style_sources: list[str]) -> str:
     )
 
 
+# The headers a 304 answered before Flask carries (polls.py, answers.py): all but the policy,
+# which only the page itself can work out (see add_security_headers).
+HEADERS_OF_304 = {
+    name: value for name, value in HEADERS.items() if name != "Content-Security-Policy"
+}
+
 # Worked out once per process: the headers as (lower-cased name, name, value), and the policy
 # for each set of inline stylesheets a page holds (a handful: app.css, plus one per section).
 _PAIRS = tuple((name.lower(), name, value) for name, value in HEADERS.items())
@@ -64,6 +70,10 @@ def add_security_headers(response: Response) -> Response:
         if lowered in present:
             continue
         if lowered == "content-security-policy":
+            if response.status_code == 304:
+                # A browser keeps a 304's headers with the page it had: a policy worked out
+                # without the page (no stylesheet hashes) would then block the page's styles.
+                continue
             value = _policy(tuple(page_style_sources()))
         headers.add(name, value)
     # Only over HTTPS: HSTS on a plain-HTTP deployment would lock browsers out of it.

@@ -33,6 +33,7 @@ import flask_migrate
 import pytest
 
 from scorekeeper import create_app
+from scorekeeper.models import game_key
 from tests.serving import ClosingRequestHandler, serve
 
 HERE = Path(__file__).parent
@@ -196,8 +197,13 @@ def test_schemathesis_finds_nothing_and_corrects_and_deletes_rounds(base_url, tm
     under_test = json.dumps(
         {
             "id": game["id"],
+            "key": game_key(game["view_token"]),
             "players": PLAYERS,
-            "seats": {"id": seats["id"], "token": seats["edit_token"]},
+            "seats": {
+                "id": seats["id"],
+                "key": game_key(seats["view_token"]),
+                "token": seats["edit_token"],
+            },
         }
     )
     env = {**os.environ, "NO_COLOR": "1", "SCOREKEEPER_SCHEMATHESIS_GAME": under_test}

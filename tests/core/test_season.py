@@ -7,9 +7,12 @@ import pytest
 from scorekeeper.core import (
     LateRule,
     PlayerSeason,
+    RoundScores,
     RuleError,
     SeasonMethod,
+    best_round,
     late_scores,
+    longest_run,
     parse_points_table,
     placement_points,
     round_half_up,
@@ -226,3 +229,62 @@ def test_one_rounding_rule_half_up(value, places, shown):
 def test_late_average_uses_the_same_rounding_rule():
     assert late_scores(LateRule.AVERAGE, [[6, 7]]) == [7]  # 6.5 -> 7
     assert late_scores(LateRule.AVERAGE, [[-6, -7]]) == [-7]  # -6.5 -> -7, away from zero
+
+
+# The season's story: the longest run of wins and the best round ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("won", "run"),
+    [
+        ([], (0, -1)),
+        ([False, False], (0, -1)),
+        ([True], (1, 0)),
+        # W L W W L W W W: the run of three, from the sixth game.
+        ([True, False, True, True, False, True, True, True], (3, 5)),
+        # Two runs of two: the earlier one.
+        ([False, True, True, False, True, True], (2, 1)),
+        ([True, True, True, True], (4, 0)),
+    ],
+)
+def test_the_longest_run_of_wins_is_the_earliest_of_the_longest(won, run):
+    assert longest_run(won) == run
+
+
+def test_the_best_round_is_the_widest_gap_below_the_others_average():
+    rounds = [
+        # Ana out, the others 5, 10, 20: 35 / 3 = 11 2/3 below their average.
+        [("Ana", 0), ("Ben", 5), ("Cy", 10), ("Di", 20)],
+        # Ben out, the others 10, 10, 30: 50 / 3 = 16 2/3 -- the best.
+        [("Ben", 0), ("Ana", 10), ("Cy", 10), ("Di", 30)],
+        # Di scores 2 against 40 and 60 (average 50, a gap of 48), but Di is a guest (None).
+        [(None, 2), ("Ana", 40), ("Cy", 60)],
+        # A round of one hand has nobody to beat.
+        [("Cy", 0)],
+    ]
+    best = best_round([RoundScores.of(hands) for hands in rounds])
+    assert best is not None
+    assert (best.index, best.player, best.score) == (1, "Ben", 0)
+    assert best.others == Fraction(50, 3) and best.margin == Fraction(50, 3)
+
+
+def test_a_round_may_be_given_as_its_total_and_its_lowest_hands():
+    # Round 2 above: 50 points in 4 hands, Ben's 0 the lowest: the same answer.
+    full = [RoundScores.of([("Ben", 0), ("Ana", 10), ("Cy", 10), ("Di", 30)])]
+    lowest = [RoundScores(total=50, played=4, hands=[("Ben", 0)])]
+    assert best_round(full) == best_round(lowest)
+
+
+def test_a_guest_counts_for_the_others_and_ties_go_to_the_earliest_round():
+    rounds = [
+        [("Ana", 0), (None, 12)],  # Ana 12 below the guest
+        [("Ben", 3), ("Cy", 15)],  # as wide (12), later, though Ben scored more: Ana keeps it
+        [("Cy", 0), ("Ana", 0)],  # a gap of nothing
+        [("Di", 4), ("Ana", 28), ("Ben", 4)],  # 12 again, and Di is the first of two
+    ]
+    best = best_round([RoundScores.of(hands) for hands in rounds])
+    assert best is not None and (best.index, best.player, best.margin) == (0, "Ana", 12)
+    later = best_round([RoundScores.of(hands) for hands in rounds[2:]])
+    assert later is not None and (later.index, later.player, later.margin) == (1, "Di", 12)
+    assert best_round([]) is None
+    assert best_round([RoundScores.of([(None, 0), (None, 9)])]) is None

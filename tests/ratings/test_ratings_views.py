@@ -196,7 +196,8 @@ def test_the_night_page_shows_each_tables_chances(app, client, league):
     section = text.split("Chances to win")[1]
     assert f"<strong>{round(expected[0] * 100)}%</strong>" in section
     assert f"<strong>{round(expected[1] * 100)}%</strong>" in section
-    assert "Zed" in section and "(1000)" in section  # the guest, as a new player
+    # The guest, as a new player: skill 2000 (mu 25), rating 1000 (mu - 3 sigma = 0).
+    assert '>Zed</th><td class="num skill">2000</td><td class="num meta">1000</td>' in section
     live = (
         as_(client, app, league.world, "viewer")
         .get(f"/clubs/{league.club}/nights/{night_id}/live")

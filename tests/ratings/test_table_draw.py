@@ -83,7 +83,7 @@ def test_the_top_table_holds_the_strongest():
     for upper, lower in itertools.pairwise(result.tables):
         assert upper.low >= lower.high
     assert {p.key for p in result.tables[0].people} == {
-        p.key for p in sorted(crowd, key=lambda p: -p.rating)[:6]
+        p.key for p in sorted(crowd, key=lambda p: -p.skill)[:6]
     }
 
 
@@ -151,7 +151,7 @@ def test_the_form_draws_balanced_tables_and_says_why(app, client, league):
     seed = re.search(r"Draw number (\d+)", html).group(1)
     assert f'name="seed" type="text" value="{seed}"' in html
     assert "Balanced: the players were spread" in html
-    assert len(re.findall(r"average rating \d+", html)) == 2
+    assert len(re.findall(r"average skill \d+", html)) == 2
     chosen = selected_tables(html)
     assert sorted(chosen.values()) == ["1", "1", "1", "2", "2", "2"]
     # The same number gives the same tables; Draw again gives another number.
@@ -180,9 +180,9 @@ def test_balanced_uses_the_ratings_before_the_night(app, client, league):
         drawn, placed = table_draw.draw_for_night(
             club_of(league.club), date(2025, 6, 5), seats, 2, "balanced", 8
         )
-    ratings = {p.name: p.rating for t in drawn.tables for p in t.people}
-    assert ratings["Zed"] == ratings["Yan"] == 1000
-    assert ratings["Ana"] > 1000
+    skills = {p.name: p.skill for t in drawn.tables for p in t.people}
+    assert skills["Zed"] == skills["Yan"] == 2000  # guests: a newcomer's skill, mu 25
+    assert skills["Ana"] > 2000
     assert {s.name: s.table for s in placed} == {
         p.name: t.number for t in drawn.tables for p in t.people
     }

@@ -46,11 +46,12 @@ def urls(world, season_id, game_id=1):
         "save": ("post", f"{base}/{season_id}/edit"),
         "print": ("get", f"{base}/{season_id}/print"),
         "chart": ("get", f"{base}/{season_id}/chart.svg"),
+        "race": ("get", f"{base}/{season_id}/race/1.svg"),  # roster entry 1: Ana
         "move": ("post", f"{base}/{season_id}/games/{game_id}/move"),
     }
 
 
-READ = ("index", "detail", "print", "chart")
+READ = ("index", "detail", "print", "chart", "race")
 WRITE = ("new", "create", "edit", "save", "move")
 
 
