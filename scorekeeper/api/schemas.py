@@ -373,12 +373,14 @@ class CreatedGame(Answer):
     )
 
 
-_HANDS = [{"round": 1, "player": "Ana", "pips": 12}, {"round": 1, "player": "Cy", "tiles": ["3-4"]}]
+_HANDS: Any = [
+    {"round": 1, "player": "Ana", "pips": 9},
+    {"round": 1, "player": "Cy", "tiles": ["3-4"]},
+]
 
 
 class HandSent(Body):
-    """POST .../hands: one player's hand for the current round, sent from their own phone
-    (the table link). Pips or tiles, not both; the scorer's round form shows it until saved."""
+    """POST .../hands: a player's own hand for the current round, pips or tiles (not both)."""
 
     model_config = ConfigDict(json_schema_extra={"examples": _HANDS})
 
@@ -398,8 +400,7 @@ class SentHand(Answer):
     sent_at: datetime = Field(description="When it was sent (UTC).")
 
 
-def _scorers(description: str) -> Any:
-    """A field of a game's answer that only its scorers read (absent for anyone else)."""
+def _scorers(description: str) -> Any:  # a field only the game's scorers read
     return Field(None, description="Scorers only: " + description, exclude_if=lambda v: v is None)
 
 
