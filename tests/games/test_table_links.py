@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Game
+from tests.clubs.helpers import as_, make_club_game, make_world
 from tests.games.test_views import round_data, start_game
 from tests.helpers import load_game
 
@@ -91,16 +90,18 @@ def test_the_table_link_opens_nothing_else(app, client):
     assert client.get(f"/games/{game_id}/table-qr.svg").status_code == 200
 
 
-def test_a_club_that_turns_table_links_off_has_none(app, client):
-    game_id = start_game(client)
-    path = table_path(client, game_id)
-    from scorekeeper.models import Club
-
-    with app.app_context():
-        club = Club(name="Yard", table_links=False)
-        db.session.add(club)
-        db.session.flush()
-        game = db.session.get(Game, game_id)
-        game.club_id = club.id
-        db.session.commit()
+def test_a_club_turns_table_links_off_in_its_settings(app, client):
+    world = make_world(app)
+    game_id = make_club_game(app, world.club, ["Ana", "Ben"])
+    owner = as_(client, app, world, "owner")
+    path = table_path(owner, game_id)  # the club's scorers see the table link
+    assert app.test_client().get(path).status_code == 200
+    settings = owner.get(f"/clubs/{world.club}/settings").get_data(as_text=True)
+    assert "Table links: players send their own hands" in settings
+    form = {"name": "Yard", "set_size": "12", "blank_scoring": "face", "order": "descending"}
+    assert owner.post(f"/clubs/{world.club}/settings", data=form).status_code == 302
+    assert 'id="table-url"' not in owner.get(f"/games/{game_id}").get_data(as_text=True)
     assert app.test_client().get(path).status_code == 404
+    turned_on = {**form, "table_links": "y"}
+    assert owner.post(f"/clubs/{world.club}/settings", data=turned_on).status_code == 302
+    assert app.test_client().get(path).status_code == 200
