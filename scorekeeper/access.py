@@ -188,6 +188,14 @@ def table_token_opens(game: Any, token: str) -> bool:
     )
 
 
+def shared_publicly(game: Any) -> bool:
+    """True if the game's share link opens (a quick game, or a public club's game)."""
+    if game.club_id is None:
+        return True
+    club = db.session.get(Club, game.club_id)
+    return club is not None and club.public
+
+
 def game_for_table(token: str) -> Game:
     """The game a table link points to, or 404 (unknown, or the club turned table links off)."""
     game = game_service.game_by_table_token(token)

@@ -95,7 +95,14 @@ def test_a_club_turns_table_links_off_in_its_settings(app, client):
     game_id = make_club_game(app, world.club, ["Ana", "Ben"])
     owner = as_(client, app, world, "owner")
     path = table_path(owner, game_id)  # the club's scorers see the table link
-    assert app.test_client().get(path).status_code == 200
+    saved = owner.post(f"/games/{game_id}/rounds", data=round_data(1, {0: 0, 1: 5}, out=0))
+    assert saved.status_code == 302
+    player = app.test_client().get(path)
+    assert player.status_code == 200
+    with app.app_context():
+        view_token = load_game(game_id).view_token
+    # A private club's game: its share link (which charts are drawn from) is not given away.
+    assert view_token not in player.get_data(as_text=True)
     settings = owner.get(f"/clubs/{world.club}/settings").get_data(as_text=True)
     assert "Table links: players send their own hands" in settings
     form = {"name": "Yard", "set_size": "12", "blank_scoring": "face", "order": "descending"}

@@ -30,11 +30,11 @@ from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper import core
-from scorekeeper.access import game_for_device, game_for_table
+from scorekeeper.access import game_for_device, game_for_table, shared_publicly
 from scorekeeper.extensions import csrf
 from scorekeeper.games import bp
 from scorekeeper.games.parts import share_html
-from scorekeeper.games.presenters import tile_values
+from scorekeeper.games.presenters import sheet_of, tile_values
 from scorekeeper.games.views.charts import qr_svg
 from scorekeeper.games.views.common import table_url
 from scorekeeper.games.views.photos import answer
@@ -56,6 +56,23 @@ def _wants_json() -> bool:
     return request.accept_mimetypes.best == "application/json"
 
 
+def _live_part(game: Game) -> str:
+    """The scores as the share page shows them (kept per version); a private club's game
+    without its charts, whose share links (and so the charts' addresses) do not open."""
+    if shared_publicly(game):
+        return share_html(game, game.view_token, None, False)
+    snapshot = snapshot_of(game)
+    return render_template(
+        "games/_live.html",
+        game=game,
+        state=snapshot.state,
+        sheet=sheet_of(snapshot),
+        access="view",
+        token=None,
+        charts=False,
+    )
+
+
 def _table_page(
     game: Game,
     token: str,
@@ -67,7 +84,7 @@ def _table_page(
     """The share page with the "My hand" panel (`errors` beside their fields, `typed` kept)."""
     snapshot = snapshot_of(game)
     number = game_service.current_round(snapshot)
-    live = share_html(game, game.view_token, None, False)
+    live = _live_part(game)
     page = render_template(
         "games/table.html",
         game=game,
@@ -95,7 +112,7 @@ def table_live(token: str) -> ResponseReturnValue:
     """The table page's live part (the sheet and standings), polled as the share page's."""
     game = game_for_table(token)
     etag = etag_for(game.etag, part="share-live")
-    return conditional(etag, lambda: share_html(game, game.view_token, None, False))
+    return conditional(etag, lambda: _live_part(game))
 
 
 def _typed() -> tuple[Mapping[str, object], core.HandEntry]:
