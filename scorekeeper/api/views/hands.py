@@ -23,6 +23,7 @@ from scorekeeper.api.contract import (
 )
 from scorekeeper.api.views.common import GAME, ApiError, as_problems, game_for_hands, refuse
 from scorekeeper.services import games as game_service
+from scorekeeper.web import limits
 from scorekeeper.web.responses import json_response
 
 
@@ -53,6 +54,7 @@ from scorekeeper.web.responses import json_response
     body=schemas.HandSent,
     security=GAME_SECURITY,
 )
+@limits.round_writes
 def send_hand(game_id: int) -> Response:
     """Keep one player's hand for the current round: pips or tiles, checked by the rules as the
     round form checks them (tiles from the set, not the engine, not in two hands)."""

@@ -127,6 +127,7 @@ def _typed() -> tuple[Mapping[str, object], core.HandEntry]:
 
 
 @bp.post("/t/<token>/hand")
+@limits.round_writes
 def send_hand(token: str) -> ResponseReturnValue:
     """A player's Send: their hand for the current round, checked by the rules; the scorer's
     form shows it. JSON for the page's script (201, 409, 422), the page again without it."""
