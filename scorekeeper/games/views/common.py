@@ -83,7 +83,8 @@ def render_game(
         open_tiles=tiles_last and status == 200,
         one_grid=open_seat is None,
         open_seat=open_seat,
-        table_url=table_url(game) if editable else None,
+        # A finished game has no hands to send: no table link.
+        table_url=table_url(game) if editable and not state.finished else None,
     )
     return page, status
 
