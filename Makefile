@@ -135,21 +135,23 @@ bench-table: $(STAMP) compile
 	$(BIN)/python bench/table_load.py $(BENCH_ARGS)
 
 # How well the photo reader counts hands (issue 20): a synthetic set drawn by
-# scorekeeper/photos/synthetic.py and the real photos of ../shared/photos-dev/ when that folder
+# training/synthetic.py and the real photos of ../shared/photos-dev/ when that folder
 # exists (measured only: never trained or tuned on). Run it under `nice -n 19` on a shared machine.
 .PHONY: bench-photos
 bench-photos: $(STAMP)
 	$(BIN)/python bench/photos.py $(BENCH_ARGS)
 
 # The network that reads each half of a tile (scorekeeper/photos/pips.onnx, issue 20;
-# docs/decisions.md): halves cut from photos that scorekeeper/photos/synthetic.py draws
+# docs/decisions.md): halves cut from photos that training/synthetic.py draws
 # (training/pips_data.py, in the app's venv), then a small CNN trained on them from a fixed seed
 # in .venv-train, a venv outside the lock holding a CPU build of PyTorch (pinned: an unpinned
 # torch pulls a CUDA build of several GB), exported to ONNX. About an hour of 2 shared cores at
 # the lowest priority (the halves ~30 min, 3 epochs ~22 min). Then the network that judges the
 # segmenter's candidate boxes (scorekeeper/photos/tiles.onnx, boxnet.py): boxes proposed on
 # synthetic photos, half of them on busy tables (training/tiles_data.py, ~13 min), and a small
-# CNN trained on them (training/tiles_train.py, 6 epochs, ~25 min). No real photo is used.
+# CNN trained on them (training/tiles_train.py, 6 epochs, ~25 min). No real photo is used. Each
+# model's declaration (input, crop, labels, version) is scorekeeper/photos/models.py; the
+# exported file carries the commit, seed and data hash it was made from (training/spec.py).
 TRAIN_VENV := .venv-train
 .PHONY: train-photos
 train-photos: $(STAMP)

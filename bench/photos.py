@@ -2,8 +2,9 @@
 draws and on the real development photos in ../shared/photos-dev/ (skipped when absent).
 
 Prints, per set and per kind of photo: photos read with the exact total, within 2 pips, halves
-read right on the tiles matched, tiles found, seconds per photo (median) and the peak memory the
-reading added. The real photos are only read here: never train or tune on them.
+read right on the tiles matched, tiles found, seconds per photo (median), the share of right
+tiles marked "?" and of wrong tiles not marked, and the peak memory the reading added. The real
+photos are only read here: never train or tune on them.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # noqa: E402
 
 from scorekeeper.photos.reader import read_photo  # noqa: E402
-from scorekeeper.photos.synthetic import make_photo  # noqa: E402
+from training.synthetic import make_photo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # ../shared/photos-dev beside the checkout (a worktree one level deeper looks two up), or
@@ -126,6 +127,7 @@ def measure(cases: list[Case]) -> dict[str, object]:
         seconds = time.process_time() - start
         found = [t.pips for t in reading.tiles]
         right, compared = matched_halves(found, truth)
+        right_flagged, wrong, wrong_unflagged = flags(reading.tiles, truth)
         total = sum(a + b for a, b in truth)
         rows.append(
             {
@@ -138,6 +140,10 @@ def measure(cases: list[Case]) -> dict[str, object]:
                 "right": right,
                 "compared": compared,
                 "seconds": seconds,
+                "tiles_read": len(found),
+                "right_flagged": right_flagged,
+                "wrong": wrong,
+                "wrong_unflagged": wrong_unflagged,
                 "advice": reading.advice,
                 "tags": tags,
             }
@@ -154,9 +160,27 @@ def measure(cases: list[Case]) -> dict[str, object]:
     }
 
 
+def flags(tiles: list, truth: list[tuple[int, int]]) -> tuple[int, int, int]:
+    """How the "?" marks fall: right tiles marked, wrong tiles, wrong tiles not marked. A tile
+    read is right when a true tile has its two values (each true tile answers once)."""
+    rest = [tuple(sorted(t)) for t in truth]
+    right_flagged = wrong = wrong_unflagged = 0
+    for tile in tiles:
+        key = tuple(sorted(tile.pips))
+        if key in rest:
+            rest.remove(key)
+            right_flagged += tile.low_confidence
+        else:
+            wrong += 1
+            wrong_unflagged += not tile.low_confidence
+    return right_flagged, wrong, wrong_unflagged
+
+
 def _summary(rows: list[dict]) -> dict[str, float]:
     n = len(rows)
     compared = sum(r["compared"] for r in rows)
+    wrong = sum(r["wrong"] for r in rows)
+    right = sum(r["tiles_read"] for r in rows) - wrong
     return {
         "photos": n,
         "exact": round(sum(r["read"] == r["total"] for r in rows) / n, 3),
@@ -167,6 +191,12 @@ def _summary(rows: list[dict]) -> dict[str, float]:
             3,
         ),
         "median_seconds": round(statistics.median(r["seconds"] for r in rows), 3),
+        # The "?" marks: the share of right tiles marked, and of wrong tiles left unmarked.
+        "right_flagged": round(sum(r["right_flagged"] for r in rows) / right, 3) if right else 0.0,
+        "wrong_unflagged": round(sum(r["wrong_unflagged"] for r in rows) / wrong, 3)
+        if wrong
+        else 0.0,
+        "wrong_tiles": wrong,
     }
 
 
@@ -198,7 +228,7 @@ def table(title: str, result: dict, *, rows: bool) -> None:
     print(f"\n{title}")
     print(
         f"{'kind':42} {'photos':>6} {'exact':>6} {'±2':>6} {'halves':>7} {'found':>6}"
-        f" {'s/photo':>8}"
+        f" {'s/photo':>8} {'right ?':>8} {'wrong no ?':>12}"
     )
     hard = [(f"hard: {k}", s) for k, s in result["hard"].items()]
     items = list(result["kinds"].items()) + hard + [("ALL", result["all"])]
@@ -206,6 +236,7 @@ def table(title: str, result: dict, *, rows: bool) -> None:
         print(
             f"{kind[:42]:42} {s['photos']:>6} {s['exact']:>6.0%} {s['within_2']:>6.0%} "
             f"{s['halves_right']:>7.0%} {s['tiles_found']:>6.0%} {s['median_seconds']:>8.3f}"
+            f" {s['right_flagged']:>8.1%} {s['wrong_unflagged']:>7.0%} of {s['wrong_tiles']:<3}"
         )
     if rows:
         for r in result["rows"]:
@@ -239,7 +270,7 @@ def main() -> None:
     if args.synthetic:
         out["synthetic"] = measure(synthetic_cases(args.synthetic, args.first, args.textured))
         table(
-            "Synthetic photos (drawn by scorekeeper/photos/synthetic.py)",
+            "Synthetic photos (drawn by training/synthetic.py)",
             out["synthetic"],
             rows=args.rows,
         )

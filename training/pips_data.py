@@ -1,7 +1,7 @@
 """Halves of tiles cut from synthetic photos, with their values: the training data of the pip
 reader (`make train-photos`). Runs in the app's venv (it draws with scorekeeper.photos).
 
-Each photo is drawn by scorekeeper/photos/synthetic.py from a seed of TRAIN_SEEDS (far from
+Each photo is drawn by training/synthetic.py from a seed of TRAIN_SEEDS (far from
 the benchmark's 10,000-10,119, its tuning set from 20,000 and the tests' small seeds), read at
 the reader's working size, and its tiles cut out as the reader cuts them: by the boxes the
 segmenter finds without its box network (segment.classic, so this data does not depend on
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper.photos import net, segment  # noqa: E402
 from scorekeeper.photos.decode import decode  # noqa: E402
-from scorekeeper.photos.synthetic import make_photo  # noqa: E402
+from training.synthetic import make_photo  # noqa: E402
 
 TRAIN_FIRST = 500_000
 # Each drawn tile is also cut by its own corners, moved this share of its width at most.

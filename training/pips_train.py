@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from pathlib import Path
 
@@ -23,9 +24,14 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from training.spec import PIPS, metadata, stamp  # noqa: E402
+
 SEED = 20
-CROP = 40
-VALUES = 19
+# The crop and the values, as the runtime declares them (scorekeeper/photos/models.py).
+CROP = PIPS.height
+VALUES = PIPS.labels
 
 
 class PipNet(nn.Module):
@@ -162,22 +168,25 @@ def main() -> None:
             f"{right / len(held):.3f}, {time.time() - start:.0f} s",
             flush=True,
         )
-        export(model, args.out)
+        export(model, args.out, list(args.data))
 
 
-def export(model: PipNet, out: Path) -> None:
-    """The network as ONNX: input "crops" (N, 3, CROP, CROP), output "logits" (N, 19)."""
+def export(model: PipNet, out: Path, data: list[Path]) -> None:
+    """The network as ONNX, its metadata stamped (training/spec.py): input "crops"
+    (N, 3, CROP, CROP), output "logits" (N, 19)."""
     model.eval()
     torch.onnx.export(
         model,
         (torch.zeros(1, 3, CROP, CROP),),
         str(out),
-        input_names=["crops"],
+        input_names=[PIPS.input],
         output_names=["logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        dynamic_axes={PIPS.input: {0: "n"}, "logits": {0: "n"}},
         opset_version=17,
         dynamo=False,
     )
+    # What it was made from, in the file itself (checked by tests/photos/test_models.py).
+    stamp(out, metadata(PIPS, SEED, data))
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB)", flush=True)
 
 

@@ -2,7 +2,7 @@
 data of the box judge (scorekeeper/photos/boxnet.py, `make train-photos`). Runs in the app's
 venv (it draws with scorekeeper.photos).
 
-Each photo is drawn by scorekeeper/photos/synthetic.py from a seed of TRAIN_FIRST on (far from
+Each photo is drawn by training/synthetic.py from a seed of TRAIN_FIRST on (far from
 the benchmark's 10,000-10,119, its tuning set from 20,000, the pip reader's 500,000-600,599 and
 the tests' small seeds), half of them on a busy table (textures.py), and read at the reader's
 working size. The boxes are those the segmenter proposes (segment.candidates, wide), and beside
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper.photos import boxnet, segment  # noqa: E402
 from scorekeeper.photos.decode import decode  # noqa: E402
-from scorekeeper.photos.synthetic import make_photo  # noqa: E402
+from training.synthetic import make_photo  # noqa: E402
 
 TRAIN_FIRST = 700_000
 TILE = 0.7

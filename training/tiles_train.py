@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from pathlib import Path
 
@@ -21,8 +22,13 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from training.spec import TILES, metadata, stamp  # noqa: E402
+
 SEED = 21
-CROP = 32
+# The crop, as the runtime declares it (scorekeeper/photos/models.py): 2*CROP x CROP.
+CROP = TILES.width
 
 
 class TileNet(nn.Module):
@@ -136,22 +142,25 @@ def main() -> None:
             f"not-tiles taken {wrong:.3f}), {time.time() - start:.0f} s",
             flush=True,
         )
-        export(model, args.out)
+        export(model, args.out, list(args.data))
 
 
-def export(model: TileNet, out: Path) -> None:
-    """The network as ONNX: input "boxes" (N, 3, 2*CROP, CROP), output "logits" (N, 1)."""
+def export(model: TileNet, out: Path, data: list[Path]) -> None:
+    """The network as ONNX, its metadata stamped (training/spec.py): input "boxes"
+    (N, 3, 2*CROP, CROP), output "logits" (N, 1)."""
     model.eval()
     torch.onnx.export(
         model,
         (torch.zeros(1, 3, 2 * CROP, CROP),),
         str(out),
-        input_names=["boxes"],
+        input_names=[TILES.input],
         output_names=["logits"],
-        dynamic_axes={"boxes": {0: "n"}, "logits": {0: "n"}},
+        dynamic_axes={TILES.input: {0: "n"}, "logits": {0: "n"}},
         opset_version=17,
         dynamo=False,
     )
+    # What it was made from, in the file itself (checked by tests/photos/test_models.py).
+    stamp(out, metadata(TILES, SEED, data))
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB)", flush=True)
 
 

@@ -3,25 +3,23 @@
 segment.candidates proposes boxes from several masks and several ways of cutting touching
 tiles apart; many overlap, and some are two tiles, half a tile, a cut across a seam or a patch
 of a busy cloth. Each box, widened by a margin so the network sees what is around it, is
-straightened to a CROP x 2*CROP colour image; the network (tiles.onnx beside this file,
-trained only on boxes proposed on synthetic photos by `make train-photos`:
+straightened to a CROP x 2*CROP colour image; the network (models.TILES: tiles.onnx beside this
+file, trained only on boxes proposed on synthetic photos by `make train-photos`:
 training/tiles_data.py and training/tiles_train.py) gives the odds that it is exactly one tile.
 It runs on onnxruntime, on one thread. docs/decisions.md says why.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from .net import session
+from .models import TILES, run
 
-MODEL = Path(__file__).with_name("tiles.onnx")
+MODEL = TILES.path
 # A box is seen as a CROP x 2*CROP colour image (its long side down), widened by MARGIN.
-CROP = 32
+CROP = TILES.width
 MARGIN = 1.3
 # Boxes judged at once.
 BATCH = 64
@@ -53,6 +51,6 @@ def tile_odds(img: NDArray[np.uint8], boxes: list[NDArray[np.float32]]) -> NDArr
     for start in range(0, len(boxes), BATCH):
         crops = np.stack([crop(img, box) for box in boxes[start : start + BATCH]])
         batch = np.ascontiguousarray(crops.astype(np.float32).transpose(0, 3, 1, 2))
-        parts.append(np.asarray(session(MODEL).run(None, {"boxes": batch})[0], np.float32))
+        parts.append(np.asarray(run(TILES, batch), np.float32))
     logits = np.concatenate(parts).reshape(-1)
     return np.asarray(1 / (1 + np.exp(-np.clip(logits, -30, 30))), np.float32)

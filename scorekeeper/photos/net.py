@@ -1,27 +1,25 @@
 """Reading each half of a tile with a small network: the half, cut out square and straightened
 by the tile's corners, in; how many pips it shows (0-18), out.
 
-The network (pips.onnx beside this file) was trained only on halves cut from photos that
-scorekeeper/photos/synthetic.py draws, by `make train-photos` (training/pips_data.py and
+The network (models.PIPS: pips.onnx beside this file) was trained only on halves cut from photos
+that training/synthetic.py draws, by `make train-photos` (training/pips_data.py and
 training/pips_train.py); docs/decisions.md says why. It runs on onnxruntime, on one thread.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from .models import PIPS, run
 from .segment import Box
 
-MODEL = Path(__file__).with_name("pips.onnx")
+MODEL = PIPS.path
 # A half is read as a CROP x CROP colour square.
-CROP = 40
+CROP = PIPS.height
 # The values the network tells apart: 0 to 18 pips (a double-18 set).
-VALUES = 19
+VALUES = PIPS.labels
 
 
 def halves(img: NDArray[np.uint8], box: Box) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
@@ -45,44 +43,52 @@ def batch(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
     return np.ascontiguousarray(np.stack(crops).astype(np.float32).transpose(0, 3, 1, 2))
 
 
-# Each network's session, made on the first photo a process reads (a process that never reads
-# one never loads onnxruntime).
-_SESSIONS: dict[Path, Any] = {}
-
-
-def session(model: Path) -> Any:
-    """The network in `model`, loaded once per process (each under 1 MB), run on one thread:
-    this one's, and boxnet.py's that judges the tiles' boxes."""
-    if model not in _SESSIONS:
-        import onnxruntime
-
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        _SESSIONS[model] = onnxruntime.InferenceSession(
-            str(model), options, providers=["CPUExecutionProvider"]
-        )
-    return _SESSIONS[model]
+# Halves read at once, each in its eight views: a busy photo's halves do not hold every layer's
+# output of all of them at once.
+BATCH = 32
 
 
 def probabilities(crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
     """For each crop, the probability of each value 0-18 (rows sum to 1)."""
     if not crops:
         return np.zeros((0, VALUES), np.float32)
-    logits = session(MODEL).run(None, {"crops": batch(crops)})[0]
-    logits = np.asarray(logits, dtype=np.float32)
+    parts = [
+        np.asarray(run(PIPS, batch(crops[start : start + BATCH * 8])), dtype=np.float32)
+        for start in range(0, len(crops), BATCH * 8)
+    ]
+    logits = np.concatenate(parts)
     logits -= logits.max(axis=1, keepdims=True)
     odds = np.exp(logits)
     return np.asarray(odds / odds.sum(axis=1, keepdims=True), dtype=np.float32)
 
 
-def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[tuple[int, float, bool]]:
-    """Each crop's value (at most `set_max`), the network's probability for it, and whether
-    the network's likeliest value is beyond the set (a double-12 tile in a double-9 game: the
-    wrong set chosen, or a misread). The probability is not scaled up to the set's values, so
-    a half read beyond the set keeps a low confidence and is marked for the scorer."""
+def views(crop: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
+    """The eight turns and mirrorings of a square half, the half as cut first. A count does not
+    change under them, and the network was trained not to tell them apart."""
     out = []
-    for row in probabilities(crops):
-        value = int(np.argmax(row[: set_max + 1]))
-        out.append((value, float(row[value]), int(np.argmax(row)) > set_max))
+    for quarter in range(4):
+        turned = np.rot90(crop, quarter)
+        out += [np.ascontiguousarray(turned), np.ascontiguousarray(turned[:, ::-1])]
+    return out
+
+
+def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[tuple[int, float, bool]]:
+    """Each crop's value (at most `set_max`), how sure the network is of it, and whether the
+    network's likeliest value is beyond the set (a double-12 tile in a double-9 game: the wrong
+    set chosen, or a misread).
+
+    The value is the network's reading of the half as cut. How sure: the mean of its
+    probability over the half's eight views; where the views disagree the network is guessing
+    (a layout of pips it has not learned), which one view's probability does not show
+    (bench/README.md, "The '?' marks"). The probability is not scaled up to the set's values,
+    so a half read beyond the set keeps a low confidence and is marked for the scorer."""
+    if not crops:
+        return []
+    seen = probabilities([view for crop in crops for view in views(crop)])
+    out = []
+    for each in seen.reshape(len(crops), 8, VALUES):
+        as_cut = each[0]
+        value = int(np.argmax(as_cut[: set_max + 1]))
+        sure = float(each[:, value].mean())
+        out.append((value, sure, int(np.argmax(as_cut)) > set_max))
     return out

@@ -12,8 +12,22 @@ from numpy.typing import NDArray
 
 from scorekeeper.core.problems import N_
 
-from . import net, segment
+from . import models, net, segment
 from .decode import decode
+from .thresholds import (
+    BLOWN,
+    BLURRED,
+    CUT_EDGE,
+    DARK,
+    DARK_PERCENTILE,
+    GLARE_BLOB,
+    GLARE_SHARE,
+    GLARE_STEP,
+    LOW_CONFIDENCE,
+    SPLIT_DOUBT,
+    WASHED_OUT,
+    WASHED_OUT_PERCENTILE,
+)
 
 # Advice, by code; the words are translated where they are shown.
 ADVICE: dict[str, str] = {
@@ -29,20 +43,6 @@ ADVICE: dict[str, str] = {
 # One photo, one core: the server's threads and processes already share the cores, and OpenCV's
 # own thread pool would only make them compete (and the timing unlike a one-core server's).
 cv2.setNumThreads(1)
-
-# Glare is a blown-out highlight (all channels at least BLOWN) standing out from the tile's own
-# face: blobs of at least GLARE_BLOB of a tile whose median is GLARE_STEP below BLOWN (a white pip
-# on a black tile is blown too, but small), or a tile blown all over whose darkest pixels (its
-# pips, its dividing line) are washed out above WASHED_OUT. Glare is advised when those cover
-# GLARE_SHARE of the tiles. White tiles in bright light are not glare: their pips still show.
-BLOWN = 250
-GLARE_STEP = 15
-GLARE_BLOB = 0.03
-WASHED_OUT = 100
-GLARE_SHARE = 0.02
-
-# Below this a tile is marked for the scorer to check.
-LOW_CONFIDENCE = 0.75
 
 
 @dataclass
@@ -83,7 +83,7 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     tiles: list[Tile] = []
     for i, f in enumerate(found):
         (a, sure_a, _), (b, sure_b, _) = values[2 * i], values[2 * i + 1]
-        confidence = min(sure_a, sure_b) * (0.85 if f.split else 1.0)
+        confidence = min(sure_a, sure_b) * (SPLIT_DOUBT if f.split else 1.0)
         corners = [(round(float(x) * scale, 1), round(float(y) * scale, 1)) for x, y in f.box]
         tiles.append(Tile((a, b), round(confidence, 2), corners))
     reading = Reading(tiles, [], round(w * scale), round(h * scale))
@@ -96,10 +96,8 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
 def load_models() -> None:
     """Load both networks now rather than on the first photo (a photo worker does so as it
     starts, so no reader waits for it)."""
-    from . import boxnet
-
-    net.session(net.MODEL)
-    net.session(boxnet.MODEL)
+    for spec in models.SPECS.values():
+        models.session(spec)
 
 
 def advice(img: NDArray[np.uint8], found: list[segment.Found]) -> list[str]:
@@ -114,13 +112,13 @@ def advice(img: NDArray[np.uint8], found: list[segment.Found]) -> list[str]:
         cv2.fillConvexPoly(inside, f.box.astype(np.int32), 255)
     region = inside > 0 if found else np.ones((h, w), bool)
     sharpness = cv2.Laplacian(grey, cv2.CV_64F)[region].var()
-    if sharpness < 20:
+    if sharpness < BLURRED:
         out.append("blurred")
-    if np.percentile(grey, 99) < 90:
+    if np.percentile(grey, DARK_PERCENTILE) < DARK:
         out.append("dark")
     if found and _glare(img, grey, found) > GLARE_SHARE * region.sum():
         out.append("glare")
-    edge = 2.0
+    edge = CUT_EDGE
     for f in found:
         xs, ys = f.box[:, 0], f.box[:, 1]
         if xs.min() < edge or ys.min() < edge or xs.max() > w - 1 - edge or ys.max() > h - 1 - edge:
@@ -140,7 +138,7 @@ def _glare(img: NDArray[np.uint8], grey: NDArray[Any], found: list[segment.Found
         area = int(mask.sum())
         if not area:
             continue
-        face, darkest = np.percentile(grey[mask > 0], [50, 0.15])
+        face, darkest = np.percentile(grey[mask > 0], [50, WASHED_OUT_PERCENTILE])
         if face >= BLOWN:
             glare += area if darkest > WASHED_OUT else 0
             continue

@@ -11,44 +11,12 @@ import numpy as np
 from cv2.typing import MatLike, RotatedRect
 from numpy.typing import NDArray
 
+from . import boxnet
+from . import thresholds as th
+
 Box = NDArray[np.float32]  # four corners (x, y), the long sides first and last
 # An outline as OpenCV's findContours gives it (points as int32 rows).
 Contour = MatLike
-
-# A tile is about twice as long as it is wide; perspective and bevels stretch that.
-SINGLE_ASPECT = (1.45, 2.7)
-# A shape filling less of its rotated box than this is not a tile (glare, a hand, a cup).
-MIN_FILL = 0.8
-# A shape filling between this and MIN_FILL may be touching tiles that make no full grid.
-PART_FILL = 0.45
-# A cell of such a shape is a tile when this much of it is not table, and its dividing line
-# stands out this much more than the face's rows do.
-COVERED = 0.85
-DIVIDED = 3.0
-# A candidate box is kept as a tile when the box network gives it at least these odds.
-KEEP = 0.5
-# For the box network to choose among: the cells of this many of the best-scored grids of each
-# touching group.
-GRIDS = 6
-# A dividing line is a straight bar, at least BAR_ASPECT times as long as it is thick, filling
-# BAR_FILL of its box; from BAR_LENGTH times the size of the tiles found to a tile's width. It
-# stands out from what is around it by BAR_CONTRAST grey levels (a thin line, lighter or
-# darker), or is BAR_LOCAL darker than the mean of a wider block.
-BAR_ASPECT = 4.0
-BAR_FILL = 0.6
-BAR_LENGTH = 0.45
-BAR_CONTRAST = 25
-BAR_LOCAL = 12
-# A tile proposed from its dividing line alone (no mask outlined it) is kept at these odds.
-KEEP_FROM_BAR = 0.8
-# ... or these, from a straight run that is not a bar by its outline (touching something else).
-KEEP_FROM_RUN = 0.95
-# ... and when it covers at most this much of a tile found (tiles lie beside each other).
-BAR_OVERLAP = 0.1
-# ... and when at least three of its sides lie on an edge this much stronger than its face's.
-OUTLINE = 1.0
-# The most dividing lines searched on one photo (each costs two or three boxes to judge).
-MAX_BARS = 400
 
 
 @dataclass
@@ -67,7 +35,7 @@ def lab(img: NDArray[np.uint8]) -> NDArray[np.float32]:
 def distance(lab_img: NDArray[np.float32], colour: NDArray[np.float32]) -> NDArray[np.float32]:
     """How far each pixel is from `colour`; chroma counts a little more than lightness."""
     diff = lab_img - colour
-    diff[..., 1:] *= 1.4
+    diff[..., 1:] *= th.CHROMA_WEIGHT
     return np.sqrt((diff**2).sum(axis=-1))
 
 
@@ -81,8 +49,8 @@ def otsu(values: NDArray[np.float32]) -> float:
 def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """A mask of what is not table: the table's colour is the median of the photo's border."""
     h, w = img.shape[:2]
-    lab_img = lab(np.asarray(cv2.GaussianBlur(img, (0, 0), 1.2), dtype=np.uint8))
-    band = max(2, min(h, w) // 25)
+    lab_img = lab(np.asarray(cv2.GaussianBlur(img, (0, 0), th.TABLE_BLUR), dtype=np.uint8))
+    band = max(th.BORDER_MIN, min(h, w) // th.BORDER_PARTS)
     border = np.concatenate(
         [
             lab_img[:band].reshape(-1, 3),
@@ -93,14 +61,14 @@ def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
     )
     table = np.median(border, axis=0)
     dist = distance(lab_img, table)
-    spread = float(np.percentile(distance(border, table), 90))
-    level = max(otsu(dist), 22.0, spread * 1.6)
+    spread = float(np.percentile(distance(border, table), th.TABLE_SPREAD_PERCENTILE))
+    level = max(otsu(dist), th.TABLE_DISTANCE, spread * th.TABLE_SPREAD)
     mask = (dist > level).astype(np.uint8) * 255
     side = min(h, w)
-    small = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    small = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (th.SPECK, th.SPECK))
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, small), dtype=np.uint8)
     # Close over pips the colour of the table, then fill whatever holes are left.
-    k = max(3, side // 120) | 1
+    k = max(th.SPECK, side // th.PIP_HOLE_PARTS) | 1
     mask = np.asarray(
         cv2.morphologyEx(
             mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -129,13 +97,13 @@ def _shapes(
     out = []
     for contour in contours:
         area = cv2.contourArea(contour)
-        if area < min_area or area > 0.9 * h * w:
+        if area < min_area or area > th.MAX_SHAPE * h * w:
             continue
         rect = cv2.minAreaRect(contour)
         (rw, rh) = rect[1]
         if rw * rh <= 0:
             continue
-        solid = area / (rw * rh) >= MIN_FILL
+        solid = area / (rw * rh) >= th.MIN_FILL
         if (not fill and not solid) or (fill and (solid or area / (rw * rh) < fill)):
             continue
         out.append((_upright(rect), max(rw, rh) / min(rw, rh), rw * rh))
@@ -152,13 +120,16 @@ def edge_regions(img: NDArray[np.uint8], sensitivity: float = 1.0) -> Sequence[C
     """The outlines of the regions closed by strong edges (a tile on a busy cloth or a towel):
     each region's outer outline, so the pips and the dividing line inside it do not count.
     A `sensitivity` below 1 lowers the thresholds (fainter seams close more regions)."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.5)
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), th.EDGE_BLUR)
     # Thresholds from how strong the photo's edges are, not how bright it is (white on white).
     gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-    strong = float(np.percentile(cv2.magnitude(gx, gy), 97))
-    low, high = max(12.0, 0.25 * strong), max(30.0, 0.6 * strong)
+    strong = float(np.percentile(cv2.magnitude(gx, gy), th.EDGE_PERCENTILE))
+    low, high = (
+        max(th.EDGE_LOW, th.EDGE_LOW_SHARE * strong),
+        max(th.EDGE_HIGH, th.EDGE_HIGH_SHARE * strong),
+    )
     edges = cv2.Canny(grey, low * sensitivity, high * sensitivity)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    edges = cv2.dilate(edges, np.ones((th.SPECK, th.SPECK), np.uint8))
     regions = cv2.bitwise_not(edges)
     contours, hierarchy = cv2.findContours(regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
@@ -169,58 +140,60 @@ def edge_regions(img: NDArray[np.uint8], sensitivity: float = 1.0) -> Sequence[C
 
 
 def candidates(
-    img: NDArray[np.uint8], wide: bool = False, grids: int = GRIDS
+    img: NDArray[np.uint8], wide: bool = False, grids: int = th.GRIDS
 ) -> list[tuple[float, Found]]:
     """Every tile-shaped box the masks propose, each with how well it fits (lower is better).
     `wide`: also the regions closed by fainter edges, the whole of a tile-shaped group cut as a
     grid, and the cells of the `grids` best grids of each touching group, for a judge
     (boxnet.py) to choose among."""
     h, w = img.shape[:2]
-    min_area = (min(h, w) * 0.035) ** 2
+    min_area = (min(h, w) * th.MIN_TILE_SIDE) ** 2
     found: list[tuple[float, Found]] = []
     squares: list[Box] = []
     table_mask = foreground(img)
     sources = [outlines(table_mask), edge_regions(img)]
     if wide:
-        sources.append(edge_regions(img, 0.5))
+        sources.append(edge_regions(img, th.FAINT_EDGES))
     choices = grids if wide else 1
     for source, contours in enumerate(sources):
         for box, aspect, _area in _shapes(contours, h, w, min_area):
-            if SINGLE_ASPECT[0] <= aspect <= SINGLE_ASPECT[1]:
+            if th.SINGLE_ASPECT[0] <= aspect <= th.SINGLE_ASPECT[1]:
                 # Four tiles side by side make a 2:1 box too: their pips give them away.
                 pieces = grid(img, box, crowded_only=True) if source == 0 else []
                 if pieces:
-                    found.extend((0.5, piece) for piece in pieces)
+                    found.extend((th.FIT_GRID, piece) for piece in pieces)
                     if not wide:
                         continue
                 fit = abs(math.log(aspect / 2.0))
-                found.append((fit + 0.05 * source, Found(box)))
+                found.append((fit + th.FIT_PER_SOURCE * source, Found(box)))
             elif source == 0:
-                found.extend((0.5, piece) for piece in grid(img, box, choices=choices))
-            elif aspect < 1.3:
+                found.extend((th.FIT_GRID, piece) for piece in grid(img, box, choices=choices))
+            elif aspect < th.SQUARE_ASPECT:
                 squares.append(box)
-    found.extend((0.4, Found(box)) for box in _pairs(squares))
+    found.extend((th.FIT_PAIR, Found(box)) for box in _pairs(squares))
     # Touching tiles that make no full grid (an L, a cross, a row with one tile out of line):
     # the grid of their box, keeping the cells that are tile, not table.
-    for box, _aspect, _area in _shapes(sources[0], h, w, min_area * 4, PART_FILL):
+    for box, _aspect, _area in _shapes(sources[0], h, w, min_area * th.PART_AREA, th.PART_FILL):
         cells = [
             c
             for c in grid(img, box, choices=choices)
             if _covered(table_mask, c) and _divided(img, c.box)
         ]
-        found.extend((0.6, cell) for cell in cells)
+        found.extend((th.FIT_PART, cell) for cell in cells)
     return found
 
 
 def tiles(img: NDArray[np.uint8]) -> list[Found]:
     """Every tile on the photo, touching tiles cut apart along their seams: the candidates
     judged by the box network (boxnet.py), the likeliest first, none overlapping another."""
-    from . import boxnet
-
     found = candidates(img, wide=True)
     odds = boxnet.tile_odds(img, [f.box for _fit, f in found])
     ranked = sorted(
-        ((-float(p) + 0.1 * fit, f) for (fit, f), p in zip(found, odds, strict=True) if p >= KEEP),
+        (
+            (-float(p) + th.FIT_WEIGHT * fit, f)
+            for (fit, f), p in zip(found, odds, strict=True)
+            if p >= th.KEEP
+        ),
         key=lambda c: c[0],
     )
     kept = choose(ranked)
@@ -235,21 +208,21 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
     """Tiles no mask outlined (white on a white cloth, one of a tangle of touching tiles), found
     by their dividing lines: a box the size of the tiles already found, centred on each bar
     that lies on none of them, kept when the box network is sure it is one whole tile."""
-    from . import boxnet
-
     width = float(np.median([np.linalg.norm(k.box[1] - k.box[0]) for k in kept])) if kept else 0
     areas = [float(cv2.contourArea(k.box)) for k in kept]
     proposals: list[Box] = []
     needs: list[float] = []  # the odds each proposal needs
-    lines = [b for b in bars(img) if not width or BAR_LENGTH * width <= b[2] <= 1.05 * width]
+    lines = [
+        b for b in bars(img) if not width or th.BAR_LENGTH * width <= b[2] <= th.BAR_LONGEST * width
+    ]
     # On a busy photo (print, weave, grain), the longest only: a dividing line is long.
-    lines = sorted(lines, key=lambda b: -b[2])[:MAX_BARS]
+    lines = sorted(lines, key=lambda b: -b[2])[: th.MAX_BARS]
     for centre, along, length, run in lines:
         if width:
-            sizes = [0.9 * width, width, 1.1 * width]
+            sizes = [th.BAR_SIZES[0] * width, width, th.BAR_SIZES[1] * width]
         else:
             # No tile to measure by: a dividing line spans most of its tile's width.
-            sizes = [length / 0.9, length / 0.75, length / 0.6]
+            sizes = [length / share for share in th.BAR_SPANS]
         across = np.array([-along[1], along[0]], np.float32)
         for size in sizes:
             half_w, half_l = along * size / 2, across * size
@@ -264,11 +237,11 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
             )
             area = size * size * 2
             if not any(
-                _overlap(box, k.box) > BAR_OVERLAP * min(area, a)
+                _overlap(box, k.box) > th.BAR_OVERLAP * min(area, a)
                 for k, a in zip(kept, areas, strict=True)
             ):
                 proposals.append(box)
-                needs.append(KEEP_FROM_RUN if run else KEEP_FROM_BAR)
+                needs.append(th.KEEP_FROM_RUN if run else th.KEEP_FROM_BAR)
     if not proposals:
         return []
     odds = boxnet.tile_odds(img, proposals)
@@ -284,7 +257,7 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
 
 def _gradient(img: NDArray[np.uint8]) -> NDArray[np.float32]:
     """How strongly the brightness changes at each pixel."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), th.GRADIENT_BLUR)
     grey = grey.astype(np.float32)
     gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
     return np.asarray(cv2.magnitude(gx, gy), np.float32)
@@ -297,21 +270,23 @@ def _outlined(strength: NDArray[np.float32], box: Box) -> bool:
     a plain face changes nowhere). A line on a page or in wood grain has no such outline."""
     h, w = strength.shape
     centre = box.mean(axis=0)
-    reach = max(2.0, 0.1 * float(np.linalg.norm(box[1] - box[0])))
+    reach = max(th.OUTLINE_REACH_MIN, th.OUTLINE_REACH * float(np.linalg.norm(box[1] - box[0])))
     inner = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(inner, (centre + (box - centre) * 0.7).astype(np.int32), 1)
+    cv2.fillConvexPoly(inner, (centre + (box - centre) * th.OUTLINE_FACE).astype(np.int32), 1)
     face = float(np.median(strength[inner > 0])) if inner.any() else 0.0
     sides = []
     for i in range(4):
         start, end = box[i], box[(i + 1) % 4]
         normal = (start + end) / 2 - centre
         normal = normal / max(float(np.linalg.norm(normal)), 1e-6)
-        along = start + (end - start) * np.linspace(0.15, 0.85, 15)[:, None]
-        points = along[:, None, :] + normal * np.linspace(-reach, reach, 9)[None, :, None]
+        along = start + (end - start) * np.linspace(*th.OUTLINE_SPAN, th.OUTLINE_SAMPLES)[:, None]
+        points = (
+            along[:, None, :] + normal * np.linspace(-reach, reach, th.OUTLINE_DEPTH)[None, :, None]
+        )
         xs = np.clip(np.rint(points[..., 0]).astype(int), 0, w - 1)
         ys = np.clip(np.rint(points[..., 1]).astype(int), 0, h - 1)
         sides.append(float(np.median(strength[ys, xs].max(axis=1))))
-    return sorted(sides)[1] >= OUTLINE * (face + 8)
+    return sorted(sides)[1] >= th.OUTLINE * (face + th.OUTLINE_PLAIN)
 
 
 def bars(
@@ -324,11 +299,11 @@ def bars(
     side = min(h, w)
     # What is darker (black-hat) or lighter (top-hat) than its surroundings by BAR_CONTRAST and
     # thinner than the kernel: lines and small pips, not the edge of a tile or of a shadow.
-    size = max(5, side // 40) | 1
+    size = max(th.BAR_KERNEL_MIN, side // th.BAR_KERNEL_PARTS) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
-    block = max(15, side // 15) | 1
+    block = max(th.BAR_BLOCK_MIN, side // th.BAR_BLOCK_PARTS) | 1
     masks: list[NDArray[np.uint8]] = [
-        ((cv2.morphologyEx(grey, op, kernel) > BAR_CONTRAST) * 255).astype(np.uint8)
+        ((cv2.morphologyEx(grey, op, kernel) > th.BAR_CONTRAST) * 255).astype(np.uint8)
         for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT)
     ]
     # And what is darker than the mean of a wider block around it by BAR_LOCAL: a dividing
@@ -336,7 +311,7 @@ def bars(
     masks.append(
         np.asarray(
             cv2.adaptiveThreshold(
-                grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, BAR_LOCAL
+                grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, th.BAR_LOCAL
             ),
             dtype=np.uint8,
         )
@@ -344,26 +319,31 @@ def bars(
     out = []
     for found in masks:
         # A line a pixel thin (a small photo, a slanting line) has no area until thickened.
-        mask = cv2.dilate(found, np.ones((3, 3), np.uint8))
+        mask = cv2.dilate(found, np.ones((th.SPECK, th.SPECK), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
             long, thick = max(rw, rh), min(rw, rh)
-            if thick < 1 or long < 0.02 * side or long < BAR_ASPECT * thick:
+            if thick < 1 or long < th.BAR_SHORTEST * side or long < th.BAR_ASPECT * thick:
                 continue
-            if cv2.contourArea(contour) < BAR_FILL * rw * rh:
+            if cv2.contourArea(contour) < th.BAR_FILL * rw * rh:
                 continue
             theta = math.radians(angle if rw >= rh else angle + 90)
             along = np.array([math.cos(theta), math.sin(theta)], np.float32)
             out.append((np.array([cx, cy], np.float32), along, float(long), False))
     # A dividing line that touches something else (the seams at its ends on a small photo, a
     # pip) makes no bar-shaped outline: the straight runs of the thin lines' masks.
-    shortest = max(6, int(0.03 * side))
-    step = max(2.0, 0.01 * side)
+    shortest = max(th.RUN_MIN, int(th.RUN_SHORTEST * side))
+    step = max(th.RUN_STEP_MIN, th.RUN_STEP * side)
     seen: set[tuple[int, int, int]] = set()
     for found in masks[:2]:
         runs = cv2.HoughLinesP(
-            found, 1, math.pi / 90, threshold=shortest, minLineLength=shortest, maxLineGap=1
+            found,
+            1,
+            math.pi / th.RUN_ANGLES,
+            threshold=shortest,
+            minLineLength=shortest,
+            maxLineGap=1,
         )
         for x1, y1, x2, y2 in runs.reshape(-1, 4) if runs is not None else []:
             start, end = np.array([x1, y1], np.float32), np.array([x2, y2], np.float32)
@@ -373,7 +353,12 @@ def bars(
             key = (
                 round(float(centre[0]) / step),
                 round(float(centre[1]) / step),
-                round(math.degrees(math.atan2(float(along[1]), float(along[0]))) % 180 / 10) % 18,
+                round(
+                    math.degrees(math.atan2(float(along[1]), float(along[0])))
+                    % 180
+                    / th.RUN_SAME_ANGLE
+                )
+                % (180 // th.RUN_SAME_ANGLE),
             )
             if key not in seen:
                 seen.add(key)
@@ -396,7 +381,7 @@ def choose(ranked: list[tuple[float, Found]]) -> list[Found]:
     for _rank, found in sorted(ranked, key=lambda c: c[0]):
         area = float(cv2.contourArea(found.box))
         if any(
-            _overlap(found.box, k.box) > 0.3 * min(area, a)
+            _overlap(found.box, k.box) > th.SAME_TILE * min(area, a)
             for k, a in zip(kept, areas, strict=True)
         ):
             continue
@@ -405,7 +390,7 @@ def choose(ranked: list[tuple[float, Found]]) -> list[Found]:
     if len(areas) > 2:
         # A tile is not much smaller than the others on the same photo (a pip, a fleck).
         typical = float(np.median(areas))
-        kept = [k for k, a in zip(kept, areas, strict=True) if a > 0.3 * typical]
+        kept = [k for k, a in zip(kept, areas, strict=True) if a > th.SMALLEST_TILE * typical]
     return kept
 
 
@@ -414,7 +399,7 @@ def _covered(mask: NDArray[np.uint8], found: Found) -> bool:
     cell = np.zeros(mask.shape, np.uint8)
     cv2.fillConvexPoly(cell, found.box.astype(np.int32), 1)
     inside = int(cell.sum())
-    return inside > 0 and int(np.count_nonzero(mask[cell > 0])) >= COVERED * inside
+    return inside > 0 and int(np.count_nonzero(mask[cell > 0])) >= th.COVERED * inside
 
 
 def _divided(img: NDArray[np.uint8], box: Box) -> bool:
@@ -425,26 +410,26 @@ def _divided(img: NDArray[np.uint8], box: Box) -> bool:
     grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)[4:60, 8:24]
     rows = np.abs(grey - float(np.median(grey))).mean(axis=1)
     middle = float(rows[24:32].max())
-    return middle > DIVIDED * max(1.0, float(np.median(rows)))
+    return middle > th.DIVIDED * max(1.0, float(np.median(rows)))
 
 
 def _pairs(squares: list[Box]) -> list[Box]:
     """Two halves of one tile, split apart by a dividing line that reaches the tile's edges:
     squares of the same size side by side make one tile."""
     out = []
-    squares = squares[:200]
+    squares = squares[: th.MAX_SQUARES]
     for i, first in enumerate(squares):
         for second in squares[i + 1 :]:
             a1, a2 = cv2.contourArea(first), cv2.contourArea(second)
-            if not 0.66 < a1 / max(a2, 1.0) < 1.5:
+            if not th.PAIR_AREAS[0] < a1 / max(a2, 1.0) < th.PAIR_AREAS[1]:
                 continue
             side = math.sqrt((a1 + a2) / 2)
             gap = float(np.linalg.norm(first.mean(axis=0) - second.mean(axis=0)))
-            if not 0.85 * side < gap < 1.25 * side:
+            if not th.PAIR_GAP[0] * side < gap < th.PAIR_GAP[1] * side:
                 continue
             rect = cv2.minAreaRect(np.concatenate([first, second]))
             (rw, rh) = rect[1]
-            if min(rw, rh) > 0 and abs(math.log(max(rw, rh) / min(rw, rh) / 2.0)) < 0.2:
+            if min(rw, rh) > 0 and abs(math.log(max(rw, rh) / min(rw, rh) / 2.0)) < th.PAIR_ASPECT:
                 out.append(_upright(rect))
     return out
 
@@ -464,28 +449,34 @@ def grid(
     cells of that many of the best-scored grids."""
     a, b, c, d = box
     short, long = float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))
-    if short < 8:
+    if short < th.GRID_SMALLEST:
         return []
-    scale = min(1.0, 600 / long)
-    sw, lw = max(8, int(short * scale)), max(8, int(long * scale))
+    scale = min(1.0, th.GRID_LONGEST / long)
+    sw, lw = max(th.GRID_SMALLEST, int(short * scale)), max(th.GRID_SMALLEST, int(long * scale))
     target = np.asarray([[0, 0], [0, sw], [lw, sw], [lw, 0]], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(np.asarray([a, b, c, d], dtype=np.float32), target)
     flat = np.asarray(cv2.warpPerspective(img, matrix, (lw, sw)), dtype=np.uint8)
     grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
     pip, spots = _pip_diameter(flat)
-    if crowded_only and not (pip and sw > 14 * pip):
+    if crowded_only and not (pip and sw > th.CELL_PIPS[1] * pip):
         return []
     level = float(np.median(grey))
     scored: list[tuple[float, int, int]] = []
-    for nx in range(1, 16):
-        for ny in range(1, 6):
+    for nx in range(1, th.GRID_ALONG + 1):
+        for ny in range(1, th.GRID_ACROSS + 1):
             cw, ch = lw / nx, sw / ny
             aspect = max(cw, ch) / min(cw, ch)
-            if abs(math.log(aspect / 2.0)) > 0.3 or nx * ny < 2 or nx * ny > 30:
+            if (
+                abs(math.log(aspect / 2.0)) > th.CELL_ASPECT
+                or nx * ny < 2
+                or nx * ny > th.GRID_CELLS
+            ):
                 continue
-            if pip and not 3.2 * pip <= min(cw, ch) <= 14 * pip:
+            if pip and not th.CELL_PIPS[0] * pip <= min(cw, ch) <= th.CELL_PIPS[1] * pip:
                 continue
-            score = _grid_score(grey, spots, level, nx, ny) - 40 * abs(math.log(aspect / 2.0))
+            score = _grid_score(grey, spots, level, nx, ny) - th.GRID_ASPECT_COST * abs(
+                math.log(aspect / 2.0)
+            )
             scored.append((score, nx, ny))
     back = np.linalg.inv(matrix)
     out = []
@@ -521,11 +512,14 @@ def _settle(
     crossed = spots.mean(axis=axis)
     settled = [cuts[0]]
     for cut in cuts[1:-1]:
-        lo, hi = int(max(1, cut - step / 5)), int(min(len(profile) - 2, cut + step / 5))
+        lo, hi = (
+            int(max(1, cut - step / th.SETTLE_PARTS)),
+            int(min(len(profile) - 2, cut + step / th.SETTLE_PARTS)),
+        )
         if hi <= lo:
             settled.append(cut)
             continue
-        window = profile[lo : hi + 1] + 400 * crossed[lo : hi + 1]
+        window = profile[lo : hi + 1] + th.SETTLE_PIP_COST * crossed[lo : hi + 1]
         settled.append(float(lo + int(np.argmin(window))))
     settled.append(cuts[-1])
     return settled
@@ -556,8 +550,8 @@ def _grid_score(
             dividers.append(abs(float(band.mean()) - level) if band.size else 0.0)
     return (
         float(np.mean(dividers))
-        + 0.5 * (level - float(np.mean(seam)))
-        - 200 * float(np.mean(through))
+        + th.SEAM_WEIGHT * (level - float(np.mean(seam)))
+        - th.THROUGH_PIP_COST * float(np.mean(through))
     )
 
 
@@ -566,7 +560,7 @@ def _pip_diameter(flat: NDArray[np.uint8]) -> tuple[float, NDArray[np.bool_]]:
     than three) and a mask of those spots."""
     lab_img = lab(flat)
     dist = distance(lab_img, np.median(lab_img.reshape(-1, 3), axis=0))
-    mask = (dist > max(20.0, otsu(dist))).astype(np.uint8) * 255
+    mask = (dist > max(th.PIP_DISTANCE, otsu(dist))).astype(np.uint8) * 255
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     total = flat.shape[0] * flat.shape[1]
     areas = []
@@ -574,10 +568,10 @@ def _pip_diameter(flat: NDArray[np.uint8]) -> tuple[float, NDArray[np.bool_]]:
     for contour in contours:
         area = cv2.contourArea(contour)
         perimeter = cv2.arcLength(contour, True)
-        if 0.0002 * total < area < 0.02 * total and perimeter:
-            if 4 * math.pi * area / perimeter**2 > 0.7:
+        if th.PIP_AREA[0] * total < area < th.PIP_AREA[1] * total and perimeter:
+            if 4 * math.pi * area / perimeter**2 > th.PIP_ROUND:
                 areas.append(area)
                 cv2.drawContours(spots, [contour], -1, 1, thickness=cv2.FILLED)
-    if len(areas) < 3:
+    if len(areas) < th.PIP_FEWEST:
         return 0.0, spots > 0
     return math.sqrt(4 * float(np.median(areas)) / math.pi), spots > 0

@@ -62,6 +62,7 @@
     $(".photo-frame").hidden = true;
     $(".photo-tiles").textContent = "";
     $(".photo-advice").textContent = "";
+    note("");
     state.tiles = [];
     closePad();
     total();
@@ -89,9 +90,11 @@
   }
 
   function show(reading, url) {
+    // Numbered left to right across the photo, as the eye reads them.
+    function across(t) { return t.corners.reduce(function (sum, p) { return sum + p[0]; }, 0); }
     state.tiles = reading.tiles.map(function (t) {
       return { pips: t.pips, corners: t.corners, check: t.check };
-    });
+    }).sort(function (a, b) { return across(a) - across(b); });
     state.width = reading.width;
     state.height = reading.height;
     var frame = $(".photo-frame");
@@ -120,24 +123,47 @@
         shape.setAttribute("points", tile.corners.map(function (p) { return p.join(","); }).join(" "));
         shape.setAttribute("class", tile.check ? "mark is-check" : "mark");
         svg.appendChild(shape);
+        // A number inside the tile's own outline, the list below saying what each number
+        // holds: values drawn on a photo of many small tiles would run into each other.
         var label = document.createElementNS(SVG, "text");
         var cx = 0, cy = 0;
         tile.corners.forEach(function (p) { cx += p[0] / 4; cy += p[1] / 4; });
+        var c = tile.corners;
+        var side = Math.min(Math.hypot(c[1][0] - c[0][0], c[1][1] - c[0][1]),
+                            Math.hypot(c[2][0] - c[1][0], c[2][1] - c[1][1]));
+        var longest = Math.max(state.width, state.height);
+        // As big as fits across the tile's short side, at most ~17 px on a phone (the photo is
+        // shown ~300 px wide) and at least ~12 px, on a dark disc that reads on any tile.
+        var size = Math.max(longest / 24, Math.min(longest / 17, side * 0.55));
+        var disc = document.createElementNS(SVG, "circle");
+        disc.setAttribute("cx", cx);
+        disc.setAttribute("cy", cy);
+        disc.setAttribute("r", Math.round(size * 0.72));
+        disc.setAttribute("class", tile.check ? "mark-disc is-check" : "mark-disc");
+        svg.appendChild(disc);
         label.setAttribute("x", cx);
         label.setAttribute("y", cy);
-        // About 17 px on a phone, whatever the photo's size (it is shown ~310 px wide).
-        label.setAttribute("font-size", Math.max(14, Math.round(Math.max(state.width, state.height) / 18)));
+        label.setAttribute("font-size", Math.round(size));
         label.setAttribute("class", tile.check ? "mark-label is-check" : "mark-label");
-        label.textContent = tile.pips[0] + "|" + tile.pips[1];
+        label.textContent = String(index + 1);
         svg.appendChild(label);
       }
       var li = document.createElement("li");
-      li.className = tile.check ? "photo-tile is-check" : "photo-tile";
+      li.className = "photo-tile" + (tile.check ? " is-check" : "") + (tile.out ? " is-out" : "");
       var change = document.createElement("button");
       change.type = "button";
       change.className = "photo-change";
+      // The number ties the tile to its outline on the photo, which only the eye sees.
+      if (tile.corners) {
+        var number = document.createElement("span");
+        number.className = "photo-number";
+        number.setAttribute("aria-hidden", "true");
+        number.textContent = String(index + 1);
+        li.appendChild(number);
+      }
       change.textContent = name(tile.pips) + (tile.check ? " ?" : "");
-      change.setAttribute("aria-label", say(tile.check ? words.check : words.tile, "tile", name(tile.pips)));
+      var said = say(tile.check ? words.check : words.tile, "tile", name(tile.pips));
+      change.setAttribute("aria-label", tile.out ? said + " (" + words.out + ")" : said);
       change.addEventListener("click", function () { openPad(index); });
       var remove = document.createElement("button");
       remove.type = "button";
@@ -146,6 +172,7 @@
       remove.setAttribute("aria-label", say(words.remove, "tile", name(tile.pips)));
       remove.addEventListener("click", function () {
         state.tiles.splice(index, 1);
+        note("");
         closePad();
         draw();
       });
@@ -156,8 +183,17 @@
     total();
   }
 
+  // The total of the tiles the hand gets: a tile left out (not in play) counts nothing.
   function total() {
-    $(".photo-sum").textContent = String(state.tiles.reduce(function (sum, t) { return sum + t.pips[0] + t.pips[1]; }, 0));
+    $(".photo-sum").textContent = String(state.tiles.reduce(function (sum, t) {
+      return t.out ? sum : sum + t.pips[0] + t.pips[1];
+    }, 0));
+  }
+
+  function note(text) {
+    var where = $(".photo-note");
+    where.textContent = text || "";
+    where.hidden = !text;
   }
 
   // Two taps, as in the tile picker: one end, then the other. `index` null adds a tile.
@@ -194,6 +230,7 @@
     } else {
       state.tiles[state.editing].pips = pips;
       state.tiles[state.editing].check = false;
+      state.tiles[state.editing].out = false;
     }
     closePad();
     draw();
@@ -207,16 +244,24 @@
   }
 
   // Tick the tiles in the hand (and only them), switch the hand to tiles, let round.js count.
+  // A tile not in play this round (the round's engine) cannot be ticked: it is marked left out
+  // in the list, the total becomes what the hand gets, and the words saying so appear beside
+  // the buttons the scorer just tapped.
   function use() {
     var hand = state.hand;
-    var wanted = state.tiles.map(function (t) { return name(t.pips); });
     var ticks = boxes(hand);
-    var found = {};
-    ticks.forEach(function (box) {
-      box.checked = wanted.indexOf(box.value) !== -1;
-      if (box.checked) { found[box.value] = true; }
+    var offered = {};
+    ticks.forEach(function (box) { offered[box.value] = true; });
+    var missing = [];
+    var told = true;  // every tile left out was already shown so: a second tap goes on
+    state.tiles.forEach(function (t) {
+      var out = !offered[name(t.pips)];
+      if (out && !t.out) { told = false; }
+      t.out = out;
+      if (out) { missing.push(name(t.pips)); }
     });
-    var missing = wanted.filter(function (w) { return !found[w]; });
+    var wanted = state.tiles.filter(function (t) { return !t.out; }).map(function (t) { return name(t.pips); });
+    ticks.forEach(function (box) { box.checked = wanted.indexOf(box.value) !== -1; });
     var mode = hand.querySelector('.mode input[value="tiles"]');
     if (mode) { mode.checked = true; }
     var picker = hand.querySelector(".picker");
@@ -226,8 +271,10 @@
     var details = hand.querySelector("details.tile-picker");
     if (details) { details.open = true; }
     if (ticks.length) { ticks[0].dispatchEvent(new Event("change", { bubbles: true })); }
-    if (missing.length) {
-      status(say(words.missing, "tiles", missing.join(", ")));
+    if (missing.length && !told) {
+      draw();
+      note(say(words.missing, "tiles", missing.join(", ")));
+      $(".photo-note").scrollIntoView({ block: "nearest" });
       return;
     }
     close();

@@ -12,9 +12,9 @@ from werkzeug.test import encode_multipart
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Club, User
-from scorekeeper.photos.synthetic import make_photo
 from scorekeeper.services import accounts as account_service
 from tests.api.conftest import API, bearer
+from training.synthetic import make_photo
 
 
 @pytest.fixture

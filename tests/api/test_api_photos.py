@@ -16,12 +16,12 @@ from werkzeug.test import encode_multipart
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Round, User
-from scorekeeper.photos.synthetic import empty_table, make_photo
 from scorekeeper.services import accounts as account_service
 from scorekeeper.services import photo_lane
 from tests.api.conftest import API, bearer
 from tests.helpers import load_game
 from tests.photos.hostile import cut_png, photo_as, png_header
+from training.synthetic import empty_table, make_photo
 
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
 NOT_A_PHOTO = "That file is not a photo: choose a JPEG, PNG or HEIC picture."

@@ -15,7 +15,7 @@ from helpers import hand, pips, save, shot, totals, went_out
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from test_accessibility import AXE, serious_violations
 
-from scorekeeper.photos.synthetic import make_photo
+from training.synthetic import make_photo
 
 FOUR = ["Ana", "Ben", "Cy", "Di"]
 PHOTO_HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]  # 10 + 12 + 6 + 20 = 48

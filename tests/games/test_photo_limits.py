@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.photos.synthetic import empty_table
 from tests.games.test_photo_views import send
 from tests.games.test_views import start_game
+from training.synthetic import empty_table
 
 
 @pytest.fixture

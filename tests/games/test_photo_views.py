@@ -11,10 +11,10 @@ import pytest
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import encode_multipart
 
-from scorekeeper.photos.synthetic import make_photo
 from scorekeeper.services import photo_lane
 from tests.games.test_views import round_data, start_game
 from tests.photos.hostile import cut_png, photo_as, png_header
+from training.synthetic import make_photo
 
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
 JSON = {"Accept": "application/json"}
@@ -111,7 +111,7 @@ def test_an_empty_file_is_called_empty_and_no_file_asks_for_a_photo(client):
 
 
 def test_an_empty_table_gives_no_tiles_and_advice_in_words(client):
-    from scorekeeper.photos.synthetic import empty_table
+    from training.synthetic import empty_table
 
     game_id = start_game(client)
     body = send(client, game_id, {}, photo=empty_table(2)).get_json()

@@ -8,7 +8,7 @@ import zlib
 
 from PIL import Image
 
-from scorekeeper.photos.synthetic import make_photo
+from training.synthetic import make_photo
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

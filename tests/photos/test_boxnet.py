@@ -9,7 +9,7 @@ import numpy as np
 from scorekeeper.photos import boxnet
 from scorekeeper.photos.decode import decode
 from scorekeeper.photos.reader import read_photo
-from scorekeeper.photos.synthetic import make_photo
+from training.synthetic import make_photo
 
 ROW = [(12, 11), (9, 3), (5, 0), (10, 10), (7, 4), (8, 1)]
 # A held row of ivory tiles on a printed cloth, which the segmenter without the box network

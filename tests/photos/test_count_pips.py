@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from scorekeeper.photos.synthetic import empty_table, make_photo
+from training.synthetic import empty_table, make_photo
 
 
 def test_each_photo_gets_a_json_line(runner, tmp_path):

@@ -12,8 +12,8 @@ import time
 import pytest
 
 from scorekeeper.photos.reader import read_photo
-from scorekeeper.photos.synthetic import make_photo
 from scorekeeper.services import photo_lane
+from training.synthetic import make_photo
 
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
 

@@ -11,7 +11,7 @@ import pytest
 from scorekeeper.photos import net
 from scorekeeper.photos.decode import decode
 from scorekeeper.photos.reader import read_photo
-from scorekeeper.photos.synthetic import make_photo
+from training.synthetic import make_photo
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,3 +56,21 @@ def test_a_hand_of_eight_tiles_is_read_exactly():
     assert sorted(sorted(t.pips) for t in reading.tiles) == sorted(sorted(t) for t in hand)
     assert reading.total == 105
     assert all(not t.low_confidence for t in reading.tiles)
+
+
+def test_a_misread_tile_of_an_unfamiliar_pip_layout_is_marked_for_the_scorer():
+    # A drawn photo (never trained on) whose pips are laid out as other double-12 sets lay them:
+    # one tile is misread, and the network was sure of it from the half as cut (0.81), not
+    # from all of its turns and mirrorings.
+    photo = make_photo(40_014, varied=True)
+    set_max = int(photo.kind.split()[0][1:])
+    reading = read_photo(photo.jpeg, set_max=set_max)
+    truth = [tuple(sorted(t)) for t in photo.tiles]
+    wrong = []
+    for tile in reading.tiles:
+        if tuple(sorted(tile.pips)) in truth:
+            truth.remove(tuple(sorted(tile.pips)))
+        else:
+            wrong.append(tile)
+    assert wrong
+    assert all(tile.low_confidence for tile in wrong)

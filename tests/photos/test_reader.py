@@ -1,4 +1,4 @@
-"""The photo reader on photos the project draws itself (scorekeeper/photos/synthetic.py)."""
+"""The photo reader on photos the project draws itself (training/synthetic.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from PIL import Image
 
 from scorekeeper.photos.decode import NotAnImage, Unreadable
 from scorekeeper.photos.reader import ADVICE, LOW_CONFIDENCE, read_photo
-from scorekeeper.photos.synthetic import draw_look, empty_table, make_photo, pip_layout
 from tests.photos.hostile import cut_png, photo_as, png_header
+from training.synthetic import draw_look, empty_table, make_photo, pip_layout
 
 HAND = [(6, 4), (12, 0), (3, 3), (9, 11)]
 

@@ -10,7 +10,7 @@ import pytest
 from scorekeeper.photos import segment
 from scorekeeper.photos.decode import decode
 from scorekeeper.photos.reader import read_photo
-from scorekeeper.photos.synthetic import empty_table, make_photo
+from training.synthetic import empty_table, make_photo
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
