@@ -247,6 +247,7 @@ def write_in_bulk(
             "version": 1,
             "edit_token": new_token(),
             "view_token": new_token(),
+            "table_token": new_token(),
             "created_by": plan.device,
             "club_id": club_id,
         }

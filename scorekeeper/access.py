@@ -11,6 +11,7 @@ The API answers in JSON with its own words, but asks `club_game_access` the same
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from flask import abort, flash, redirect, request
@@ -156,4 +157,48 @@ def _shared(game):
         club = db.session.get(Club, game.club_id)
         if club is None or not club.public:
             abort(404)
+    return game
+
+
+# Table links (issue 33) ------------------------------------------------------------------------
+
+
+def table_links_on(game: Any) -> bool:
+    """True if the game has a table link: every quick game, and a club's games unless the club
+    turned table links off in its settings."""
+    if game.club_id is None:
+        return True
+    club = db.session.get(Club, game.club_id)
+    return club is not None and club.table_links
+
+
+def table_token_of(game: Any) -> str | None:
+    """The game's table token, if its table link is on (shown to its scorers only)."""
+    return game.table_token if game.table_token and table_links_on(game) else None
+
+
+def table_token_opens(game: Any, token: str) -> bool:
+    """True if `token` is the game's table token and its table link is on (compared in
+    constant time). A table token sends hands and reads photos: nothing else."""
+    known = game.table_token
+    return (
+        bool(known)
+        and hmac.compare_digest(token.encode(), known.encode())
+        and (table_links_on(game))
+    )
+
+
+def shared_publicly(game: Any) -> bool:
+    """True if the game's share link opens (a quick game, or a public club's game)."""
+    if game.club_id is None:
+        return True
+    club = db.session.get(Club, game.club_id)
+    return club is not None and club.public
+
+
+def game_for_table(token: str) -> Game:
+    """The game a table link points to, or 404 (unknown, or the club turned table links off)."""
+    game = game_service.game_by_table_token(token)
+    if game is None or not table_links_on(game):
+        abort(404)
     return game

@@ -34,6 +34,7 @@ __all__ = [
     "Hand",
     "Penalty",
     "Change",
+    "SentHand",
     "DeviceGame",
     "User",
     "ApiToken",
@@ -115,6 +116,11 @@ class Game(HouseRuleColumns, Model):
     version: Mapped[int] = mapped_column(default=1)
     edit_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
     view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    # The table link's token (issue 33): each player's phone sends its own hand with it. Null
+    # only in a database whose upgrade has not filled it yet (migration 0015 fills every game).
+    table_token: Mapped[str | None] = mapped_column(
+        String(64), unique=True, index=True, default=new_token
+    )
     created_by: Mapped[str | None] = mapped_column(String(64))
     # A club game is seen by the club's members (and scored by its scorers); None: a quick game.
     club_id: Mapped[int | None] = mapped_column(
@@ -270,6 +276,24 @@ class Penalty(Model):
     round: Mapped[Round] = relationship(back_populates="penalties")
 
 
+class SentHand(Model):
+    """A hand a player sent from their own phone for the current round (the table link): shown
+    on the scorer's round form, never counted until the scorer saves the round. Not a game's
+    row for versions.py: sending one leaves the game's version (and the scorer's form) alone."""
+
+    __tablename__ = "sent_hands"
+    __table_args__ = (UniqueConstraint("game_id", "round_number", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    round_number: Mapped[int]
+    seat: Mapped[int]
+    pips: Mapped[int]
+    # The tiles as sent ("6-4 3-2"), or None when the hand was sent as a number.
+    tiles: Mapped[str | None] = mapped_column(Text)
+    sent_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class Change(Model):
     """The history of a game: every value recorded, changed or removed, when and from where."""
 
@@ -397,6 +421,8 @@ class Club(HouseRuleColumns, Model):
     order: Mapped[str] = mapped_column(String(12), default="descending")
     # How a late arrival's missed rounds are scored: "highest", "average" or "zero".
     late_rule: Mapped[str] = mapped_column(String(10), default="highest")
+    # Whether the club's games have table links (players send their own hands); on by default.
+    table_links: Mapped[bool] = mapped_column(default=True, server_default="1")
 
     memberships: Mapped[list[Membership]] = relationship(
         back_populates="club", cascade="all, delete-orphan"

@@ -75,6 +75,7 @@ def _seed(app, user_factory) -> dict[str, object]:
         _play_a_round(club_game_id, device=None)
         quick = game_service.create_game(["Ana", "Ben", "Cy"], core.GameRules(), device=DEVICE)
         quick_id, view_token, edit_token = quick.id, quick.view_token, quick.edit_token
+        table_token = quick.table_token
         _play_a_round(quick_id, device=DEVICE)
         _play_a_round(quick_id, device=DEVICE)
         olive = db.session.get(User, owner.id)  # playing a round ended the session
@@ -102,6 +103,7 @@ def _seed(app, user_factory) -> dict[str, object]:
             "public_token": public_token,
             "view_token": view_token,
             "edit_token": edit_token,
+            "table_token": table_token,
             "api_secret": token.secret,
             "code": ["fr"],  # the language switcher
             "reset_token": reset_token,
@@ -126,6 +128,8 @@ def _tokens_for(rule: Rule, world: dict[str, object]) -> list[str]:
         return [world["view_token"]]
     if path.startswith("/e/"):
         return [world["edit_token"]]
+    if path.startswith("/t/"):
+        return [world["table_token"]]
     if path.startswith("/invite/"):
         return [world["invite_token"]]
     if path.startswith("/c/"):

@@ -69,6 +69,10 @@ AREAS = {
             "/games/{quick}/rounds/1/conflict",
         ),
     ),
+    "table": Area(
+        ("round", "player", "mode", "pips", "tiles", "photo", "csrf_token"),
+        ("/t/{table}/hand", "/t/{table}/photo", "/t/{club_table}/hand"),
+    ),
     "clubs": Area(
         (
             *SETUP_KEYS,
@@ -114,7 +118,7 @@ AREAS = {
 @dataclass(frozen=True)
 class World:
     users: dict[str, int]
-    ids: dict[str, int]
+    ids: dict[str, int | str]
 
 
 def build_world(app: Flask) -> World:
@@ -137,10 +141,11 @@ def build_world(app: Flask) -> World:
         hands = {"Ana": core.HandEntry(0), "Ben": core.HandEntry(5), "Cy": core.HandEntry(7)}
         entry = core.RoundEntry(hands, out="Ana")
         game_service.record_round(load_game(quick), entry, device=DEVICE)
+        tables = {"table": load_game(quick).table_token, "club_table": load_game(game).table_token}
     users = {"owner": world.owner, "scorer": world.scorer, "viewer": world.viewer}
     ids = {"club": world.club, "viewer": world.viewer, "ana": roster["Ana"], "game": game}
     ids |= {"season": season, "season_game": season_game, "night_game": night_game}
-    return World(users, {**ids, "quick": quick})
+    return World(users, {**ids, "quick": quick, **tables})
 
 
 def assert_answered(response) -> None:
@@ -187,7 +192,8 @@ LINK_TOKEN = st.text(min_size=1, max_size=80).filter(lambda t: "/" not in t and 
 @JUNK_SETTINGS
 @given(token=LINK_TOKEN, query=st.dictionaries(st.sampled_from(["blank", "v", "x"]), text))
 def test_junk_game_links_never_fail(client, token, query):
-    for path in (f"/s/{token}", f"/e/{token}", f"/s/{token}/live", f"/s/{token}/print"):
+    for path in (f"/s/{token}", f"/e/{token}", f"/s/{token}/live", f"/s/{token}/print",
+                 f"/t/{token}", f"/t/{token}/live"):  # fmt: skip
         assert_answered(client.get(path, query_string=query))
     for path in ("/games/1/print", "/games/999999"):
         assert_answered(client.get(path, query_string=query))

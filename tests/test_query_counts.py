@@ -122,7 +122,7 @@ def _rows(game_id: int) -> dict[str, list[dict[str, Any]]]:
     """Every stored row of a game, without ids, keys, times and tokens (they always differ)."""
     skip = {"id", "game_id", "round_id", "created_at", "updated_at", "played_at", "at"}
     skip |= {"opened_at", "played_on"}
-    skip |= {"finished_at", "edit_token", "view_token"}
+    skip |= {"finished_at", "edit_token", "view_token", "table_token"}
 
     def plain(row: Any) -> dict[str, Any]:
         return {c.key: getattr(row, c.key) for c in row.__table__.columns if c.key not in skip}

@@ -8,7 +8,7 @@ round or a setup means is the rules core's to decide (`to_rules`, `to_entry` han
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
@@ -363,12 +363,45 @@ class CreatedGame(Answer):
         description="Club games only: each seat in seating order, roster player or guest.",
         exclude_if=lambda value: value is None,
     )
+    table_token: str | None = Field(None, description="Players send hands with it (null: off).")
+    table_url: str | None = Field(None, description="The players' link (null: off).")
     warnings: list[Problem] = Field(
         default_factory=list,
         description="Saved all the same, but worth a look: a set too small for the players "
         "(code set_too_small) names the set the rules suggest for that many.",
         exclude_if=lambda value: not value,  # no key when there is nothing to say
     )
+
+
+_HANDS: Any = [
+    {"round": 1, "player": "Ana", "pips": 9},
+    {"round": 1, "player": "Cy", "tiles": ["3-4"]},
+]
+
+
+class HandSent(Body):
+    """POST .../hands: a player's own hand for the current round, pips or tiles (not both)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": _HANDS})
+
+    round: Annotated[int, Field(ge=1, le=MAX_INT), Whole] = Field(description="The next_round.")
+    player: Name
+    pips: Pips | None = Field(None, description="Pips left in the hand (0: went out).")
+    tiles: list[Tile] | None = Field(None, max_length=TILES_MAX, description="Or its tiles.")
+
+
+class SentHand(Answer):
+    """A hand a player sent for the current round: not counted until the scorer saves it."""
+
+    round: int
+    player: str
+    pips: int = Field(description="As the rules count the tiles, when tiles were sent.")
+    tiles: list[str] | None = Field(description="The tiles sent (null: a number was sent).")
+    sent_at: datetime = Field(description="When it was sent (UTC).")
+
+
+def _scorers(description: str) -> Any:  # a field only the game's scorers read
+    return Field(None, description="Scorers only: " + description, exclude_if=lambda v: v is None)
 
 
 class Penalty(Answer):
@@ -487,6 +520,9 @@ class Game(Answer):
     )
     winner: str | None = Field(description="Once the game is over, if first place is not shared.")
     winners: list[str]
+    table_token: str | None = _scorers("the players' token to send their hands.")
+    table_url: str | None = _scorers("the players' link to send their own hands.")
+    sent_hands: list[SentHand] | None = _scorers("the hands sent for the current round.")
 
 
 class Stale(Answer):

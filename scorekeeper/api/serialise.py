@@ -5,6 +5,7 @@ OpenAPI document is the one that writes it (`model_dump(mode="json")`), so the t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC
 from typing import Any
 
 from scorekeeper import core
@@ -86,7 +87,7 @@ def options(rules: core.GameRules) -> schemas.Options:
     )
 
 
-def game(found: Game) -> schemas.Game:
+def game(found: Any) -> schemas.Game:
     """The whole game: players, options, rounds, standings and what comes next."""
     snapshot = snapshot_of(found)
     setup, results, state = snapshot.setup, snapshot.results, snapshot.state
@@ -116,11 +117,32 @@ def game(found: Game) -> schemas.Game:
     )
 
 
+def sent_hand(line: game_service.SentLine) -> schemas.SentHand:
+    """A hand a player sent for the current round."""
+    return schemas.SentHand(
+        round=line.round,
+        player=line.player,
+        pips=line.pips,
+        tiles=None if line.tiles is None else list(line.tiles),
+        sent_at=line.sent_at.replace(tzinfo=UTC),  # stored in UTC without its zone
+    )
+
+
+def scorer_game(found: Any, table_token: str | None, table_url: str | None) -> schemas.Game:
+    """The whole game as its scorers read it: with the table link and the hands sent."""
+    body = game(found)
+    body.table_token, body.table_url = table_token, table_url
+    body.sent_hands = [sent_hand(line) for line in game_service.sent_hands(found)]
+    return body
+
+
 def created(
     found: Game,
     edit_url: str | None,
     view_url: str | None,
     warnings: Iterable[schemas.Problem] = (),
+    table_token: str | None = None,
+    table_url: str | None = None,
 ) -> schemas.CreatedGame:
     """The answer to POST /games: the game's id, its two tokens and links, and its engines.
 
@@ -136,6 +158,8 @@ def created(
         view_url=None if club_game else view_url,
         club_id=found.club_id,
         seats=seats(found) if club_game else None,
+        table_token=table_token,
+        table_url=table_url,
         warnings=list(warnings),
     )
 

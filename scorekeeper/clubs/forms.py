@@ -71,6 +71,7 @@ class SettingsForm(HouseRuleFields):
     rounds = cast(StringField, SetupForm.rounds)
     order = cast(SelectField, SetupForm.order)
     public = BooleanField(_l("Turn on the public page"))
+    table_links = BooleanField(_l("Table links: players send their own hands"))
     locale = language_field(
         _l("Language of the public and print pages"), _l("As each phone is set")
     )
@@ -104,6 +105,7 @@ class SettingsForm(HouseRuleFields):
                 "order": club.order,
                 **house_rule_data(default_rules(club).house_rules),
                 "public": club.public,
+                "table_links": club.table_links,
                 "locale": club.locale or "",
             }
         )

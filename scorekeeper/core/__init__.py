@@ -55,6 +55,7 @@ from .season import (
     position_points,
     season_standings,
 )
+from .sent import check_hands
 from .setup import (
     COMMON_OPEN_TRAIN_POINTS,
     DRAW_TARGETS,
@@ -143,6 +144,7 @@ __all__ = [
     "Tile",
     "best_tiles_value",
     "check_round",
+    "check_hands",
     "come_back",
     "come_back_problem",
     "leave",

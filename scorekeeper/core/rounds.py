@@ -142,7 +142,7 @@ def parse_points(raw: object) -> int | None:
     return None
 
 
-class _Checker:
+class Checker:
     """Collects the problems of one entry while working out each hand's pips."""
 
     def __init__(self, game: GameSetup, round_number: int, entry: RoundEntry):
@@ -469,7 +469,7 @@ def check_round(game: GameSetup, round_number: int, entry: RoundEntry) -> RoundC
     Mexican Train: the player who went out scores 0 and the others their hand (RULES.md 4).
     Draw game: the winner of the hand scores the pips of the others (RULES.md 9).
     """
-    checker = _Checker(game, round_number, entry)
+    checker = Checker(game, round_number, entry)
     for name in entry.hands:
         if name not in game.players:
             checker.error(

@@ -151,10 +151,17 @@ def create_club(user: User, name: str) -> Club:
 
 @unit_of_work()
 def update_club(
-    club: Club, *, name: str, rules: core.GameRules, public: bool, locale: str | None = None
+    club: Club,
+    *,
+    name: str,
+    rules: core.GameRules,
+    public: bool,
+    locale: str | None = None,
+    table_links: bool | None = None,
 ) -> None:
-    """Rename the club, set its default rules (checked by the core), its public page and the
-    language of its public and print pages (None: each visitor's own)."""
+    """Rename the club, set its default rules (checked by the core), its public page, the
+    language of its public and print pages (None: each visitor's own) and whether its games
+    have table links (None: as they were)."""
     clean = _club_name(name)
     try:
         # The core checks rules as part of a table: any valid number of players will do.
@@ -169,6 +176,8 @@ def update_club(
     set_house_rules(club, rules.house_rules)
     club.public = public
     club.locale = locale or None
+    if table_links is not None:
+        club.table_links = table_links
 
 
 # Members ---------------------------------------------------------------------------------------

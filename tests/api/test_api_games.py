@@ -32,7 +32,10 @@ def test_create_game_answers_201_with_tokens_links_and_headers(client, app: Flas
     assert response.status_code == 201
     body = response.get_json()
     conforms(body, "CreatedGame")
-    assert set(body) == {"id", "edit_token", "view_token", "engines", "edit_url", "view_url"}
+    assert set(body) == {
+        *("id", "edit_token", "view_token", "engines", "edit_url", "view_url"),
+        *("table_token", "table_url"),
+    }
     assert response.headers["Location"] == f"http://localhost{API}/games/{body['id']}"
     assert response.headers["ETag"] == game_etag(body, 1)
     assert body["engines"] == list(range(12, -1, -1))  # RULES.md example 3.1

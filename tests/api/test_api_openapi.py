@@ -59,6 +59,7 @@ def test_every_route_and_method_is_described(client, app):
         "/games/{game_id}/leave",
         "/games/{game_id}/back",
         "/games/{game_id}/photos",
+        "/games/{game_id}/hands",
         "/clubs/{club_id}/ratings",
     }
 

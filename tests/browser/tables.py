@@ -40,6 +40,7 @@ class Tables:
     player: int
     share: str
     finished_share: str
+    table: str  # the 8-player game's table link token (players send their own hands)
     public: str
 
 
@@ -98,6 +99,7 @@ def seed(app: Flask, owner_id: int, club_id: int) -> dict[str, int]:
             "teams": teams.id,
             "share": eight.view_token,
             "finished_share": finished.view_token,
+            "table": eight.table_token,
             "public": club.public_token,
         }
 

@@ -38,6 +38,7 @@ def pages(t: Tables) -> dict[str, str]:
         "history": f"/games/{t.eight}/history",
         "share": f"/s/{t.share}",
         "share finished": f"/s/{t.finished_share}",
+        "table link (My hand)": f"/t/{t.table}",
         "print": f"/games/{t.eight}/print",
         "print empty sheet": f"/games/{t.eight}/print?blank=1",
         "account": "/account",

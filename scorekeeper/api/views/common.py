@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Response, request
+from flask import Response, request, url_for
 from flask_babel import gettext as _
 from pydantic import BaseModel
 
 from scorekeeper import core
-from scorekeeper.access import club_game_access
+from scorekeeper.access import club_game_access, table_token_of, table_token_opens
 from scorekeeper.api import bp, schemas, serialise
 from scorekeeper.api.contract import BadBody, Invalid, problem_error
 from scorekeeper.forms import write_key
@@ -189,6 +189,41 @@ def _allowed(game, game_id: int, *, edit: bool):
         )
         raise refuse(403, message)
     return game
+
+
+def game_for_hands(game_id: int) -> Game:
+    """The game, if the bearer token may send a player's hand or read a photo: its table token
+    (a table link that is on), its edit token, or a club scorer's personal token; 403 for a
+    view token (it only reads)."""
+    raw = bearer_token()
+    account = token_account(raw)
+    game = game_service.game_row(game_id)
+    if game is None:
+        raise refuse(404, _("There is no game %(id)s.", id=game_id))
+    if account is None and table_token_opens(game, raw):
+        return game
+    return _allowed(game, game_id, edit=True)
+
+
+def scorer_reads(found: Any) -> bool:
+    """True if the bearer token that read the game may score it (edit token, club scorer):
+    its answer then carries the table link and the hands sent."""
+    raw = header_token() or ""
+    if found.club_id is not None:
+        account = token_account(raw)
+        return (
+            account is not None
+            and club_game_access(club_service.role_in(account, found.club_id)) == "edit"
+        )
+    return game_service.opens(raw, found, edit=True)
+
+
+def table_of(found: Any) -> tuple[str | None, str | None]:
+    """The game's table token and link, or (None, None) when its table link is off."""
+    token = table_token_of(found)
+    if token is None:
+        return None, None
+    return token, url_for("games.table", token=token, _external=True)
 
 
 def stale_refusal(game_id: int, *, precondition: bool) -> ApiError:

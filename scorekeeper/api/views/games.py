@@ -35,6 +35,8 @@ from scorekeeper.api.views.common import (
     game_keys_for,
     header_token,
     refuse,
+    scorer_reads,
+    table_of,
     token_account,
     unauthorized,
     with_game,
@@ -109,6 +111,7 @@ def create_game() -> Response:
         url_for("games.claim", token=game.edit_token, _external=True),
         url_for("games.share", token=game.view_token, _external=True),
         as_problems([warning] if warning else []),
+        *table_of(game),
     )
     location = url_for("api.game", game_id=game.id, _external=True)
     return with_game(body, game, 201, {"Location": location})
@@ -159,7 +162,11 @@ def _club_creator() -> User:
             (ETAG_HEADER,),
             TO_NEXT_ROUND,
         ),
-        304: Answer("Not changed since the ETag sent in If-None-Match.", headers=(ETAG_HEADER,)),
+        304: Answer(
+            "Not changed since the ETag sent in If-None-Match (never to a scorer's token: the "
+            "hands players send move without the game's version).",
+            headers=(ETAG_HEADER,),
+        ),
         401: UNAUTHORIZED,
         403: FORBIDDEN,
         404: NOT_FOUND,
@@ -171,6 +178,11 @@ def game(game_id: int) -> Response:
     """The game's players, options, rounds and standings (view or edit token; club: viewer)."""
     found = game_keys_for(game_id)
     etag = etag_for(etag_of(found.id, found.version, found.view_token), language=False)
+    if scorer_reads(found):
+        # A scorer's answer also lists the hands sent, which move without the game's version:
+        # it is always written afresh (never 304, never kept: answers.py leaves edit tokens to
+        # Flask), and carries the game's ETag all the same, for If-Match on the next save.
+        return tagged(json_response(serialise.scorer_game(found, *table_of(found))), etag)
     return conditional(etag, lambda: _kept_game(found, etag))
 
 

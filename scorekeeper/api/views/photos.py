@@ -15,7 +15,7 @@ from scorekeeper.api.contract import (
     Answer,
     operation,
 )
-from scorekeeper.api.views.common import GAME, game_for, refuse
+from scorekeeper.api.views.common import GAME, game_for_hands, refuse
 from scorekeeper.services import photos as photo_service
 from scorekeeper.web import limits, uploads
 from scorekeeper.web.responses import json_response
@@ -52,10 +52,10 @@ from scorekeeper.web.responses import json_response
 )
 @limits.photo_reads
 def read_photo(game_id: int) -> Response:
-    """Read the tiles on a photo of one hand (edit token; club: scorer), for the game's set:
-    each tile's two values, confidence and corners, the total, and advice. Nothing is stored;
-    record the hand with the round as usual."""
-    game = game_for(game_id, edit=True)
+    """Read the tiles on a photo of one hand (edit or table token; club: scorer), for the
+    game's set: each tile's two values, confidence and corners, the total, and advice. Nothing
+    is stored; record the hand with the round as usual."""
+    game = game_for_hands(game_id)
     limits.check_game_photo_read(game.id)
     max_bytes = current_app.config["PHOTO_MAX_BYTES"]
     request.max_content_length = max_bytes + photo_service.FORM_ROOM

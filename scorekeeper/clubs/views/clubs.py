@@ -88,6 +88,7 @@ def settings(club_id: int) -> ResponseReturnValue:
                     rules=form.rules(),
                     public=form.public.data,
                     locale=form.locale.data,
+                    table_links=form.table_links.data,
                 )
             except ClubError as error:
                 general = put_problems(form, error.problems, SETTINGS_FIELDS)

@@ -9,4 +9,5 @@ from scorekeeper.games.views import (  # noqa: F401
     rounds,
     seats,
     setup,
+    table,
 )

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from flask import render_template
+from flask import render_template, url_for
 from flask_login import current_user
 
+from scorekeeper.access import table_token_of
 from scorekeeper.forms import MoveToClubForm, new_write_key
 from scorekeeper.games.forms import RoundForm, round_fields
 from scorekeeper.games.parts import hands_part, history_part, results_part
@@ -82,8 +83,17 @@ def render_game(
         open_tiles=tiles_last and status == 200,
         one_grid=open_seat is None,
         open_seat=open_seat,
+        # A finished game has no hands to send: no table link.
+        table_url=table_url(game) if editable and not state.finished else None,
     )
     return page, status
+
+
+def table_url(game: Game) -> str | None:
+    """The absolute table link of a game (players send their own hands), or None when its
+    table link is off."""
+    token = table_token_of(game)
+    return None if token is None else url_for("games.table", token=token, _external=True)
 
 
 def round_sheet(game: Game, form, setup, opener, engine, number=None, snapshot=None) -> dict:

@@ -18,7 +18,7 @@ from scorekeeper.access import (
 from scorekeeper.games import bp
 from scorekeeper.games.parts import results_part
 from scorekeeper.games.presenters import sheet_of
-from scorekeeper.games.views.common import render_game
+from scorekeeper.games.views.common import render_game, table_url
 from scorekeeper.i18n import prefer_locale
 from scorekeeper.models import Game, etag_of
 from scorekeeper.services import games as game_service
@@ -74,8 +74,8 @@ def history(game_id: int) -> ResponseReturnValue:
 @bp.get("/games/<id:game_id>/print")
 def print_view(game_id: int) -> ResponseReturnValue:
     """One page for the fridge door: standings, sheet and chart; ?blank=1 for a paper sheet."""
-    game, _access = game_for_device(game_id)
-    return _print(game)
+    game, access = game_for_device(game_id)
+    return _print(game, table=table_url(game) if access == "edit" else None)
 
 
 @bp.get("/s/<token>/print")
@@ -84,7 +84,7 @@ def share_print(token: str) -> ResponseReturnValue:
     return _print(game_for_share(token), token=token)
 
 
-def _print(game: Game, token: str | None = None) -> ResponseReturnValue:
+def _print(game: Game, token: str | None = None, table: str | None = None) -> ResponseReturnValue:
     blank = request.args.get("blank") == "1"
     prefer_locale(club_locale(game.club_id))
     snapshot = snapshot_of(game)
@@ -94,5 +94,11 @@ def _print(game: Game, token: str | None = None) -> ResponseReturnValue:
         # A paper sheet: players and every engine filled in, no scores.
         sheet.rows, sheet.leaders, sheet.future_engines = [], set(), list(state.engines)
     return render_template(
-        "games/print.html", game=game, state=state, sheet=sheet, blank=blank, token=token
+        "games/print.html",
+        game=game,
+        state=state,
+        sheet=sheet,
+        blank=blank,
+        token=token,
+        table_url=table,
     )

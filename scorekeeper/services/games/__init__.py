@@ -8,6 +8,7 @@ package names what the rest uses.
 - reads.py: which game a page or link points to, rights, history, a device's games;
 - unit.py: a write pinned to the version it read, all or nothing (StaleGame on a lost race);
 - writes.py, late.py and leavers.py: the changes;
+- sent_hands.py: hands players send from their own phones (table links), before the save;
 - conflicts.py: a round two phones saved, both sides scored, for the losing phone to choose.
 """
 
@@ -28,6 +29,7 @@ from scorekeeper.services.games.reads import (
     DeviceGameLine,
     GameRef,
     device_access,
+    game_by_table_token,
     game_by_token,
     game_columns_for_device,
     game_for_device,
@@ -37,6 +39,15 @@ from scorekeeper.services.games.reads import (
     games_of_device,
     history_of,
     opens,
+)
+from scorekeeper.services.games.sent_hands import (
+    HandRefused,
+    NotThisRound,
+    SentLine,
+    current_round,
+    send_hand,
+    sent_hands,
+    sent_key,
 )
 from scorekeeper.services.games.snapshot import (
     JOINED_LATE,
@@ -67,6 +78,14 @@ from scorekeeper.services.games.writes import (
 )
 
 __all__ = [
+    "HandRefused",
+    "NotThisRound",
+    "SentLine",
+    "current_round",
+    "game_by_table_token",
+    "send_hand",
+    "sent_hands",
+    "sent_key",
     "CAME_BACK",
     "LEFT",
     "come_back",

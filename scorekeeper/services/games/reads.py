@@ -54,9 +54,9 @@ def _right(device: str | None, can_edit: bool | None) -> str | None:
 
 
 # game_keys' query: what says who may read a game and which version it is at.
-_KEYS = select(Game.id, Game.version, Game.view_token, Game.edit_token, Game.club_id).where(
-    Game.id == bindparam("game_id")
-)
+_KEYS = select(
+    Game.id, Game.version, Game.view_token, Game.edit_token, Game.table_token, Game.club_id
+).where(Game.id == bindparam("game_id"))
 
 
 def game_keys(game_id: int, engine: Engine | None = None) -> Any:
@@ -135,6 +135,11 @@ def game_by_token(token: str, *, edit: bool) -> Game | None:
     """The game row a share link (view) or edit link points to."""
     column = Game.edit_token if edit else Game.view_token
     return db.session.execute(select(Game).where(column == token)).scalar_one_or_none()
+
+
+def game_by_table_token(token: str) -> Game | None:
+    """The game row a table link points to (the players' phones send their hands with it)."""
+    return db.session.execute(select(Game).where(Game.table_token == token)).scalar_one_or_none()
 
 
 def device_access(device: str | None, game: Game | GameRef) -> str | None:
