@@ -128,6 +128,17 @@ def take_place(app: Flask) -> int | None:
     return None
 
 
+def full(app: Flask) -> bool:
+    """True if every place in the lane is taken right now (a look, holding nothing): the photo
+    routes then answer 503 before they read the upload, so a crowd of phones costs the request
+    workers no parsing of photos that would not be read."""
+    place = take_place(app)
+    if place is None:
+        return True
+    os.close(place)
+    return False
+
+
 def read(data: bytes, set_max: int) -> Reading:
     """read_photo(data, set_max) in a photo worker. Raises Busy when PHOTO_QUEUE reads already
     wait or run on the machine, or when the read is not done within PHOTO_WAIT seconds;

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from flask import current_app
 from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
@@ -94,6 +95,12 @@ def busy() -> PhotoRefused:
         _("Many photos are being read right now: wait a few seconds and send this one again."),
         retry_after=photo_lane.RETRY_AFTER,
     )
+
+
+def refuse_when_busy() -> None:
+    """Raise busy() (503) when the photo lane is full, before the photo is even read."""
+    if photo_lane.full(current_app._get_current_object()):  # type: ignore[attr-defined]
+        raise busy()
 
 
 def read_hand(

@@ -216,3 +216,25 @@ def test_a_large_photo_is_never_written_to_a_temporary_file(client, make_game, m
     game = make_game()
     assert send(client, game["id"], game["edit_token"], large).status_code == 200
     assert made == []
+
+
+def test_a_full_lane_answers_before_the_photo_is_read(own_lane, client, make_game, monkeypatch):
+    """With every place taken, a phone is told to come back before its upload is parsed: a
+    crowd of phones costs the request workers nothing but the answer (bench/README.md)."""
+    game = make_game()
+    parsed: list[bool] = []
+    monkeypatch.setattr(
+        "werkzeug.formparser.MultiPartParser.parse",
+        lambda *args, **kwargs: parsed.append(True) or (MultiDict(), MultiDict()),
+    )
+    place = photo_lane.take_place(own_lane)
+    try:
+        refused = client.post(
+            f"{API}/games/{game['id']}/photos",
+            data={"photo": (io.BytesIO(b"x" * 100_000), "hand.jpg")},
+            headers=bearer(game["edit_token"]),
+        )
+        assert refused.status_code == 503 and refused.headers["Retry-After"] == "2"
+        assert parsed == []
+    finally:
+        os.close(place)

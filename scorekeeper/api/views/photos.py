@@ -64,6 +64,7 @@ def read_photo(game_id: int) -> Response:
         if (request.content_length or 0) > request.max_content_length:
             # Refused before a byte is read.
             raise photo_service.too_large(max_bytes)
+        photo_service.refuse_when_busy()  # before the photo is parsed
         try:
             upload = request.files.get("photo")
         except RequestEntityTooLarge:

@@ -67,6 +67,13 @@ def read_hand_photo(game_id: int) -> ResponseReturnValue:
     if (request.content_length or 0) > request.max_content_length:
         # Refused before a byte is parsed (no half-written temporary file left behind).
         return _refused(game, access, photo_service.too_large(max_bytes))
+    if _wants_json():
+        # The page's script keeps the form itself: a full lane is told before the photo is
+        # parsed. Without JavaScript the form is parsed first, so the page keeps what was typed.
+        try:
+            photo_service.refuse_when_busy()
+        except photo_service.PhotoRefused as refusal:
+            return _refused(game, access, refusal)
     try:
         if current_app.config.get("WTF_CSRF_ENABLED", True):
             csrf.protect()
