@@ -147,6 +147,7 @@ def test_429_is_documented_exactly_where_a_limit_counts_the_route(client: Client
         ("POST", "/games/{game_id}/leave"),
         ("POST", "/games/{game_id}/back"),
         ("POST", "/games/{game_id}/photos"),
+        ("POST", "/games/{game_id}/hands"),  # a player's sent hand: under the round writes'
     }
     # Another address is not held back (a club behind one router shares one, hence the
     # generous defaults): its first new game is saved.

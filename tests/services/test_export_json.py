@@ -167,7 +167,8 @@ COLUMNS = {
     | {"name", "created_at", "public", "public_token", "set_size", "blank_scoring", "rounds"}
     | {"order", "late_rule"}
     | HOUSE_RULES  # exported from the core's declaration (tests/test_house_rules.py)
-    | {"locale"},  # the public pages' language: not exported yet (issue 12's report)
+    | {"locale"}  # the public pages' language: not exported yet (issue 12's report)
+    | {"table_links"},  # not exported yet: an imported club has table links on (the default)
     User: {"id", "email", "name"}
     | {"password_hash", "session_version", "created_at"}  # credentials / this instance's
     | {"locale"}  # a person's own reading language, not the club's data
@@ -185,7 +186,8 @@ COLUMNS = {
     | HOUSE_RULES
     | {"ended_early", "finished_at", "version", "edit_token"}
     | {"view_token", "created_by", "season_id", "club_night_id", "table_number"}
-    | {"played_on", "played_at", "season_by_hand"},
+    | {"played_on", "played_at", "season_by_hand"}
+    | {"table_token"},  # not exported yet: an imported game gets a table link of its own
     Player: {"id", "game_id", "seat", "name", "team", "roster_player_id", "joined_round"}
     | {"place", "place_shared", "total", "rounds_played", "zero_rounds", "left_after"},
     Round: {"id", "game_id", "number", "engine", "out_seat", "blocked", "created_at"}
@@ -213,6 +215,8 @@ def test_every_table_that_points_at_a_club_or_game_is_accounted_for():
     # A club's ratings as last replayed (derived from its games, which are exported; replayed
     # again on the importing server at its first view).
     left_out.add("kept_ratings")
+    # Hands players sent for a round not yet saved: they count only once the scorer saves.
+    left_out.add("sent_hands")
     # Not yet exported (docs/export.md): who deleted which season or night in the club.
     left_out.add("club_events")
     covered = {model.__tablename__ for model in COLUMNS}

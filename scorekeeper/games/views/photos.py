@@ -50,7 +50,7 @@ def photo_panel(game_id: int) -> ResponseReturnValue:
 
 def _seat(players: int) -> int | None:
     raw = request.form.get("photo_seat") or request.args.get("seat") or ""
-    return int(raw) if raw.isdigit() and int(raw) < players else None
+    return int(raw) if raw.isascii() and raw.isdecimal() and int(raw) < players else None
 
 
 @bp.post("/games/<id:game_id>/photos")

@@ -134,7 +134,11 @@ def send_hand(token: str) -> ResponseReturnValue:
     game = game_for_table(token)
     typed, hand = _typed()
     raw_round = request.form.get("round", "")
-    number = int(raw_round) if raw_round.isdigit() and len(raw_round) < 9 else 0
+    number = (
+        int(raw_round)
+        if raw_round.isascii() and raw_round.isdecimal() and len(raw_round) < 9
+        else 0
+    )
     player = str(typed["player"])
     try:
         line = game_service.send_hand(game, number, player, hand)
