@@ -263,8 +263,9 @@ class Client:
 
 
 def version_of(headers: dict[str, str]) -> int:
-    """The game version an ETag names ("g12v7" -> 7)."""
-    return int(headers["etag"].strip('W/"').rsplit("v", 1)[1])
+    """The game version an ETag names ("g12v7-3b8e41c07d2a" -> 7: id, version, game key)."""
+    named = headers["etag"].strip('W/"').split("-", 1)[0]
+    return int(named.rsplit("v", 1)[1])
 
 
 # What the machine did meanwhile ---------------------------------------------------------------
