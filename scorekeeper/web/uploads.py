@@ -5,10 +5,14 @@ bounded by the request's max_content_length (checked before and while the body i
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import IO, Any
 
-from flask import Request
+from flask import Request, current_app
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.formparser import FormDataParser
+
+from scorekeeper.services import photos as photo_service
 
 
 def _memory(
@@ -31,3 +35,28 @@ class InMemoryParser(FormDataParser):
 def in_memory(request: Request) -> None:
     """Parse this request's files into memory (call before its form is first read)."""
     request.form_data_parser_class = InMemoryParser
+
+
+def hand_photo(
+    request: Request, *, busy_first: bool = True, protect: Callable[[], None] | None = None
+) -> bytes:
+    """The bytes of the photo a request sends (multipart field `photo`), for every route that
+    reads a hand from a photo (the round sheet's, the table link's, the API's). Raises
+    services.photos.PhotoRefused: 413 past PHOTO_MAX_BYTES (before a byte is parsed), 503 when
+    the photo lane is full (`busy_first`: before the upload is parsed; a page posted without
+    JavaScript parses its form first, to keep what was typed), 400 with no photo or an empty
+    file. `protect`: the CSRF check, run once the upload limit is raised for the photo."""
+    max_bytes = current_app.config["PHOTO_MAX_BYTES"]
+    request.max_content_length = max_bytes + photo_service.FORM_ROOM
+    in_memory(request)
+    if (request.content_length or 0) > request.max_content_length:
+        raise photo_service.too_large(max_bytes)
+    if busy_first:
+        photo_service.refuse_when_busy()
+    try:
+        if protect is not None:
+            protect()
+        upload = request.files.get("photo")
+    except RequestEntityTooLarge:
+        raise photo_service.too_large(max_bytes) from None
+    return photo_service.uploaded(upload)

@@ -112,3 +112,35 @@ def test_a_club_turns_table_links_off_in_its_settings(app, client):
     turned_on = {**form, "table_links": "y"}
     assert owner.post(f"/clubs/{world.club}/settings", data=turned_on).status_code == 302
     assert app.test_client().get(path).status_code == 200
+
+
+def test_a_players_photo_is_told_to_come_back_before_it_is_read_when_the_lane_is_full(
+    app, client, tmp_path, monkeypatch
+):
+    """The table link's photo route refuses as the scorer's does: a full photo lane answers 503
+    with Retry-After before the upload is parsed (web/uploads.hand_photo)."""
+    import io
+    import os
+
+    from scorekeeper.services import photo_lane
+
+    app.instance_path = str(tmp_path / "instance")
+    app.config["PHOTO_QUEUE"] = 1
+    path = table_path(client, start_game(client))
+    parsed: list[bool] = []
+    monkeypatch.setattr(
+        "werkzeug.formparser.MultiPartParser.parse",
+        lambda *args, **kwargs: parsed.append(True) or ({}, {}),
+    )
+    place = photo_lane.take_place(app)
+    try:
+        refused = app.test_client().post(
+            f"{path}/photo",
+            data={"photo": (io.BytesIO(b"x" * 1000), "hand.jpg")},
+            headers={"Accept": "application/json"},
+        )
+    finally:
+        os.close(place)
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "2"
+    assert "Many photos are being read right now" in refused.get_json()["error"]
+    assert parsed == []

@@ -4,7 +4,6 @@ answered as JSON. Nothing is stored: not the photo, not the reading."""
 from __future__ import annotations
 
 from flask import Response, current_app, request
-from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.api import bp, schemas
 from scorekeeper.api.contract import (
@@ -58,18 +57,8 @@ def read_photo(game_id: int) -> Response:
     game = game_for_hands(game_id)
     limits.check_game_photo_read(game.id)
     max_bytes = current_app.config["PHOTO_MAX_BYTES"]
-    request.max_content_length = max_bytes + photo_service.FORM_ROOM
-    uploads.in_memory(request)
     try:
-        if (request.content_length or 0) > request.max_content_length:
-            # Refused before a byte is read.
-            raise photo_service.too_large(max_bytes)
-        photo_service.refuse_when_busy()  # before the photo is parsed
-        try:
-            upload = request.files.get("photo")
-        except RequestEntityTooLarge:
-            raise photo_service.too_large(max_bytes) from None
-        data = photo_service.uploaded(upload)
+        data = uploads.hand_photo(request)
         reading = photo_service.read_hand(data, set_max=game.set_size, max_bytes=max_bytes)
     except photo_service.PhotoRefused as refusal:
         headers = None if refusal.retry_after is None else {"Retry-After": str(refusal.retry_after)}

@@ -11,7 +11,6 @@ from __future__ import annotations
 from flask import current_app, flash, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.access import game_for_device
 from scorekeeper.extensions import csrf
@@ -62,28 +61,12 @@ def read_hand_photo(game_id: int) -> ResponseReturnValue:
     game, access = game_for_device(game_id, edit=True)
     limits.check_game_photo_read(game.id)
     max_bytes = current_app.config["PHOTO_MAX_BYTES"]
-    request.max_content_length = max_bytes + photo_service.FORM_ROOM
-    uploads.in_memory(request)
-    if (request.content_length or 0) > request.max_content_length:
-        # Refused before a byte is parsed (no half-written temporary file left behind).
-        return _refused(game, access, photo_service.too_large(max_bytes))
-    if _wants_json():
+    protect = csrf.protect if current_app.config.get("WTF_CSRF_ENABLED", True) else None
+    try:
         # The page's script keeps the form itself: a full lane is told before the photo is
         # parsed. Without JavaScript the form is parsed first, so the page keeps what was typed.
-        try:
-            photo_service.refuse_when_busy()
-        except photo_service.PhotoRefused as refusal:
-            return _refused(game, access, refusal)
-    try:
-        if current_app.config.get("WTF_CSRF_ENABLED", True):
-            csrf.protect()
-        players = len(snapshot_of(game).setup.players)
-        seat = _seat(players)
-        upload = request.files.get("photo")
-    except RequestEntityTooLarge:
-        return _refused(game, access, photo_service.too_large(max_bytes))
-    try:
-        data = photo_service.uploaded(upload)
+        data = uploads.hand_photo(request, busy_first=_wants_json(), protect=protect)
+        seat = _seat(len(snapshot_of(game).setup.players))
         reading = photo_service.read_hand(data, set_max=game.set_size, max_bytes=max_bytes)
     except photo_service.PhotoRefused as refusal:
         return _refused(game, access, refusal)

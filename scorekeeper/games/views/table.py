@@ -27,7 +27,6 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from markupsafe import Markup
-from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper import core
 from scorekeeper.access import game_for_device, game_for_table, shared_publicly
@@ -178,18 +177,9 @@ def table_photo(token: str) -> ResponseReturnValue:
     game = game_for_table(token)
     limits.check_game_photo_read(game.id)
     max_bytes = current_app.config["PHOTO_MAX_BYTES"]
-    request.max_content_length = max_bytes + photo_service.FORM_ROOM
-    uploads.in_memory(request)
+    protect = csrf.protect if current_app.config.get("WTF_CSRF_ENABLED", True) else None
     try:
-        if (request.content_length or 0) > request.max_content_length:
-            raise photo_service.too_large(max_bytes)
-        try:
-            if current_app.config.get("WTF_CSRF_ENABLED", True):
-                csrf.protect()
-            upload = request.files.get("photo")
-        except RequestEntityTooLarge:
-            raise photo_service.too_large(max_bytes) from None
-        data = photo_service.uploaded(upload)
+        data = uploads.hand_photo(request, busy_first=_wants_json(), protect=protect)
         reading = photo_service.read_hand(data, set_max=game.set_size, max_bytes=max_bytes)
     except photo_service.PhotoRefused as refusal:
         headers = {} if refusal.retry_after is None else {"Retry-After": str(refusal.retry_after)}
