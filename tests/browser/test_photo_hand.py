@@ -198,6 +198,9 @@ def test_the_engine_left_out_is_said_beside_the_buttons_and_the_total_is_the_han
 
 
 @pytest.mark.skipif(not AXE.exists(), reason="npm install (make axe) first")
+# Seen to time out waiting for the file chooser on a loaded machine (1 run in 3, before and after
+# pressing through the locator): run again once; a second miss fails.
+@pytest.mark.flaky(reruns=1)
 def test_each_hand_has_a_real_camera_button(browser: Browser, live_server: str):
     """A button, by tap or keyboard, that opens the phone's camera or photo picker; and axe finds
     nothing on the round form, not even a minor finding (a label given role="button" was one:
@@ -209,9 +212,8 @@ def test_each_hand_has_a_real_camera_button(browser: Browser, live_server: str):
         start(page, live_server)
         camera = hand(page, "Cy").get_by_role("button", name="Photo", exact=True)
         expect(camera).to_be_visible()
-        camera.focus()
         with page.expect_file_chooser() as chooser:
-            page.keyboard.press("Enter")
+            camera.press("Enter")  # focuses the button as it is now, then the key
         assert chooser.value.element.evaluate("input => input.accept") == "image/*"
         with page.expect_file_chooser():
             camera.click()
