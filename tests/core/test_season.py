@@ -288,3 +288,15 @@ def test_a_guest_counts_for_the_others_and_ties_go_to_the_earliest_round():
     assert later is not None and (later.index, later.player, later.margin) == (1, "Di", 12)
     assert best_round([]) is None
     assert best_round([RoundScores.of([(None, 0), (None, 9)])]) is None
+
+
+def test_a_round_of_one_hand_or_a_guest_first_hides_no_later_round_or_hand():
+    """A one-hand round before the best one, and a guest's hand listed first in a round: both
+    are passed over, never the end of the search."""
+    rounds = [
+        [("Cy", 0)],  # nobody to beat
+        [(None, 1), ("Ana", 0), ("Ben", 30), ("Cy", 30)],  # a guest first, then Ana's best round
+    ]
+    best = best_round([RoundScores.of(hands) for hands in rounds])
+    assert best is not None
+    assert (best.index, best.player, best.score) == (1, "Ana", 0)

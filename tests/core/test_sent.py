@@ -49,3 +49,22 @@ def test_a_tile_another_player_sent_is_the_senders_mistake_only():
 def test_the_engine_moves_with_the_round_and_a_stranger_is_refused():
     assert codes({"Cy": core.HandEntry(tiles=["12-12"])}, "Cy", number=2) == []
     assert codes({"Zed": core.HandEntry(pips="3")}, "Zed") == ["hand_unknown"]
+
+
+def test_a_stranger_is_told_by_name_beside_the_players():
+    long_name = "Z" * 60
+    [problem] = core.check_hands(SETUP, 1, {long_name: core.HandEntry(pips="3")}, long_name).errors
+    assert problem.code == "hand_unknown" and problem.field == "players"
+    assert problem.template == "%(name)s is not playing in this game."
+    assert problem.params == {"name": "Z" * 40}
+    assert problem.message == "Z" * 40 + " is not playing in this game."
+
+
+def test_an_unlikely_hand_asks_its_own_player_only():
+    """A hand worth more than the hand's best tiles is a warning (a typo?) to the player who sent
+    it; another player's unlikely hand is not this player's to confirm."""
+    hands = {"Ana": core.HandEntry(pips="300"), "Ben": core.HandEntry(pips="12")}
+    ana = core.check_hands(SETUP, 1, hands, "Ana")
+    assert ana.errors == ()
+    assert [(w.code, w.player) for w in ana.warnings] == [("hand_unlikely", "Ana")]
+    assert core.check_hands(SETUP, 1, hands, "Ben").warnings == ()
