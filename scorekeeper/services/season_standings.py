@@ -320,13 +320,16 @@ class PlacesByNight:
     ranked: int  # the most players ranked after any night: the charts' common scale
 
 
-def places_by_night(season: Season) -> PlacesByNight:
-    """Each roster player's place in the standings after each club night: the core ranks the
-    running sums of every night so far (one grouped query; a night's placements add up)."""
+def _sums_by_night(
+    season: Season,
+) -> tuple[dict[tuple[date, int], dict[int, _Sums]], dict[int, str]]:
+    """Each club night's (day, night id) placement sums per roster player, from one grouped
+    query, and the players' names."""
     per_night: dict[tuple[date, int], dict[int, _Sums]] = {}
+    names: dict[int, str] = {}
     for (
         roster_id,
-        _name,
+        name,
         day,
         night_id,
         size,
@@ -339,8 +342,16 @@ def places_by_night(season: Season) -> PlacesByNight:
     ) in _placement_rows(season, by_night=True):
         if isinstance(day, str):  # SQLite's date() answers text
             day = date.fromisoformat(day)
+        names[roster_id] = name
         sums = per_night.setdefault((day, night_id or 0), {}).setdefault(roster_id, _Sums())
         sums.add(_Sums(games, wins, rounds, total, Counter({(size, place, shared): games})))
+    return per_night, names
+
+
+def places_by_night(season: Season) -> PlacesByNight:
+    """Each roster player's place in the standings after each club night: the core ranks the
+    running sums of every night so far (one grouped query; a night's placements add up)."""
+    per_night, _names = _sums_by_night(season)
     method = core.SeasonMethod(season.method)
     table = points_table_of(season)
     running: dict[int, _Sums] = {}
@@ -375,27 +386,7 @@ def places_by_night(season: Season) -> PlacesByNight:
 def leaders_by_night(season: Season, players: int) -> NightByNight:
     """The leaders' standing after each club night: cumulative placement points, cumulative
     wins, or running average per round (by the season's method), from one grouped query."""
-    per_night: dict[tuple[date, int], dict[int, _Sums]] = {}
-    names: dict[int, str] = {}
-    for (
-        roster_id,
-        name,
-        day,
-        night_id,
-        size,
-        place,
-        shared,
-        games,
-        wins,
-        rounds,
-        total,
-    ) in _placement_rows(season, by_night=True):
-        if isinstance(day, str):  # SQLite's date() answers text
-            day = date.fromisoformat(day)
-        names[roster_id] = name
-        night = per_night.setdefault((day, night_id or 0), {})
-        sums = night.setdefault(roster_id, _Sums())
-        sums.add(_Sums(games, wins, rounds, total, Counter({(size, place, shared): games})))
+    per_night, names = _sums_by_night(season)
     method = core.SeasonMethod(season.method)
     totals: dict[int, _Sums] = {}
     for night in per_night.values():
