@@ -139,7 +139,7 @@ bench-table: $(STAMP) compile
 # exists (measured only: never trained or tuned on). Run it under `nice -n 19` on a shared machine.
 .PHONY: bench-photos
 bench-photos: $(STAMP)
-	$(BIN)/python bench/photos.py $(BENCH_ARGS)
+	$(BIN)/python bench/photos.py --all $(BENCH_ARGS)
 
 # The network that reads each half of a tile (scorekeeper/photos/pips.onnx, issue 20;
 # docs/decisions.md): halves cut from photos that training/synthetic.py draws

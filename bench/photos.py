@@ -44,6 +44,12 @@ DEV = Path(
 # tuning set (seeds from 20,000: `--first 20000`) that the reader's thresholds were set on.
 SYNTHETIC_SEEDS = range(10_000, 10_000 + 120)
 TUNING_FIRST = 20_000
+# The held-out set of every layout (issue 32): each set its own pip layout, size and colours,
+# close-ups, hands held at an angle, things beside the tiles, and every other photo on a table
+# of a kind no network was trained on (textures.HELD_OUT). Never drawn for training (the
+# trainers draw from 500,000 on) nor for choosing a threshold (`--every --first 90000`).
+EVERY_SEEDS = range(70_000, 70_000 + 200)
+EVERY_TUNING_FIRST = 90_000
 
 
 def matched_halves(found: list[tuple[int, int]], truth: list[tuple[int, int]]) -> tuple[int, int]:
@@ -201,11 +207,14 @@ def _summary(rows: list[dict]) -> dict[str, float]:
 
 
 def synthetic_cases(
-    count: int, first: int = SYNTHETIC_SEEDS[0], textured: bool = False
+    count: int, first: int = SYNTHETIC_SEEDS[0], textured: bool = False, every: bool = False
 ) -> list[Case]:
     cases = []
     for seed in range(first, first + count):
-        photo = make_photo(seed, textured=textured)
+        if every:
+            photo = make_photo(seed, every=True, unseen=seed % 2 == 0)
+        else:
+            photo = make_photo(seed, textured=textured)
         set_max = int(photo.kind.split()[0][1:])
         kind = photo.kind.split(",")[-1].strip() + " / " + photo.kind.split(",")[0].split()[1]
         cases.append((f"synthetic-{seed}", kind, photo.jpeg, photo.tiles, set_max, photo.tags))
@@ -249,7 +258,10 @@ def table(title: str, result: dict, *, rows: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--synthetic", type=int, default=len(SYNTHETIC_SEEDS), help="photos to draw"
+        "--synthetic",
+        type=int,
+        help=f"photos to draw (the test set {len(SYNTHETIC_SEEDS)}, every layout"
+        f" {len(EVERY_SEEDS)}; 0 for the real photos alone)",
     )
     parser.add_argument(
         "--first",
@@ -262,16 +274,36 @@ def main() -> None:
         action="store_true",
         help="the same photos on busy tables of any colour (towel, weave, wood, print)",
     )
+    parser.add_argument(
+        "--every",
+        action="store_true",
+        help=f"the held-out set of every layout (seeds from {EVERY_SEEDS[0]}) instead",
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="the test set, then the held-out set of every layout (what `make bench-photos` runs)",
+    )
     parser.add_argument("--rows", action="store_true", help="print every photo")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     args = parser.parse_args()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     out = {}
-    if args.synthetic:
-        out["synthetic"] = measure(synthetic_cases(args.synthetic, args.first, args.textured))
+    if args.synthetic != 0 and not args.every:
+        count = args.synthetic or len(SYNTHETIC_SEEDS)
+        out["synthetic"] = measure(synthetic_cases(count, args.first, args.textured))
         table(
             "Synthetic photos (drawn by training/synthetic.py)",
             out["synthetic"],
+            rows=args.rows,
+        )
+    if (args.every or args.all) and args.synthetic != 0:
+        first = args.first if args.every and args.first != SYNTHETIC_SEEDS[0] else EVERY_SEEDS[0]
+        count = len(EVERY_SEEDS) if args.all else args.synthetic or len(EVERY_SEEDS)
+        out["every"] = measure(synthetic_cases(count, first, every=True))
+        table(
+            f"Held out: every layout, unseen tables (seeds {first}-{first + count - 1})",
+            out["every"],
             rows=args.rows,
         )
     if DEV.is_dir():

@@ -66,10 +66,12 @@ def _match(found: np.ndarray, truth: list[np.ndarray]) -> tuple[int, bool] | Non
     return None
 
 
-def photo_crops(seed: int, varied: bool = False) -> tuple[list[np.ndarray], list[int], list[int]]:
+def photo_crops(
+    seed: int, varied: bool = False, every: bool = False
+) -> tuple[list[np.ndarray], list[int], list[int]]:
     """The halves cut from photo `seed`: crops, values and the photo's set maximum."""
     rng = random.Random(f"crops-{seed}")
-    photo = make_photo(seed, varied=varied)
+    photo = make_photo(seed, varied=varied, every=every, textured=every and rng.random() < 0.3)
     set_max = int(photo.kind.split()[0][1:])
     img, scale = decode(photo.jpeg)
     truth = [np.asarray(c, np.float32) / scale for c in photo.corners]
@@ -101,9 +103,14 @@ def main() -> None:
     parser.add_argument(
         "--varied", action="store_true", help="pips laid out as other sets lay them"
     )
+    parser.add_argument(
+        "--every",
+        action="store_true",
+        help="each set its own layout, pip size and colours; close-ups, held hands, things",
+    )
     args = parser.parse_args()
     seeds = range(args.first, args.first + args.photos)
-    work = functools.partial(photo_crops, varied=args.varied)
+    work = functools.partial(photo_crops, varied=args.varied, every=args.every)
     crops: list[np.ndarray] = []
     values: list[int] = []
     maxima: list[int] = []

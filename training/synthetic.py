@@ -17,7 +17,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from .textures import textured_table
+from .textures import HELD_OUT, KINDS, MORE, textured_table
+from .textures import colour as any_colour
 
 Image = NDArray[np.uint8]
 Point = tuple[float, float]
@@ -128,6 +129,137 @@ def varied_layout(rng: random.Random, value: int) -> list[Point]:
     return [(x + rng.uniform(-0.03, 0.03), y + rng.uniform(-0.03, 0.03)) for x, y in points]
 
 
+# How sets lay out their pips (`make_photo(..., every=True)`): a set keeps one way for all its
+# values, so a photo draws its set's way once (SetStyle). "usual": the patterns above; "columns":
+# varied_layout's two or three columns; "lattice": the value's pips on a grid of rows and
+# columns, as a set that is symmetric under a half turn places them (a ten as 3-2-2-3 round a
+# rectangle, or 4-2-4; an eight as 3-2-3 or two columns of four; a twelve as three columns of
+# four or two of six), the outer places first or any; "scattered": anywhere on the half, no two
+# touching, which only counting reads.
+LAYOUT_FAMILIES = ("usual", "columns", "lattice", "scattered")
+
+
+def lattice_layout(rng: random.Random, value: int) -> list[Point]:
+    """`value` pips on a grid of rows x columns, symmetric under a half turn."""
+    if value == 0:
+        return []
+    grids = [
+        (rows, cols)
+        for rows in range(1, 7)
+        for cols in range(1, 5)
+        if rows >= cols and value <= rows * cols + (rows * cols) % 2 <= 2 * value + 2
+    ]
+    for _ in range(20):
+        rows, cols = rng.choice(grids)
+        cells = [(i, j) for i in range(rows) for j in range(cols)]
+        orbits: list[list[tuple[int, int]]] = []
+        seen: set[tuple[int, int]] = set()
+        for i, j in cells:
+            if (i, j) in seen:
+                continue
+            other = (rows - 1 - i, cols - 1 - j)
+            seen |= {(i, j), other}
+            orbits.append([(i, j)] if other == (i, j) else [(i, j), other])
+        pairs = [o for o in orbits if len(o) == 2]
+        centre = [o for o in orbits if len(o) == 1]
+        outer_first = rng.random() < 0.6
+        rng.shuffle(pairs)
+        if outer_first:
+            pairs.sort(key=lambda o: min(o[0][0], rows - 1 - o[0][0], o[0][1], cols - 1 - o[0][1]))
+        need = value
+        chosen: list[tuple[int, int]] = []
+        extra_centre = False
+        if value % 2:
+            if centre:
+                chosen += centre[0]
+            else:
+                extra_centre = True
+            need -= 1
+        if need > 2 * len(pairs):
+            continue
+        for o in pairs[: need // 2]:
+            chosen += o
+        lo, hi = rng.uniform(0.17, 0.27), rng.uniform(0.73, 0.83)
+        top, bottom = rng.uniform(0.1, 0.2), rng.uniform(0.8, 0.9)
+        xs = [0.5] if cols == 1 else [lo + (hi - lo) * j / (cols - 1) for j in range(cols)]
+        ys = [0.5] if rows == 1 else [top + (bottom - top) * i / (rows - 1) for i in range(rows)]
+        points = [(xs[j], ys[i]) for i, j in chosen] + ([(0.5, 0.5)] if extra_centre else [])
+        if _spacing(points) >= 0.11:
+            return points
+    return pip_layout(value)
+
+
+def scattered_layout(rng: random.Random, value: int) -> list[Point]:
+    """`value` pips anywhere on the half, none touching another."""
+    gap = min(0.24, 0.62 / math.sqrt(max(value, 1)))
+    for _ in range(50):
+        points: list[Point] = []
+        for _try in range(400):
+            if len(points) == value:
+                break
+            p = (rng.uniform(0.14, 0.86), rng.uniform(0.14, 0.86))
+            if all(math.dist(p, q) >= gap for q in points):
+                points.append(p)
+        if len(points) == value:
+            return points
+    return lattice_layout(rng, value)
+
+
+def _spacing(points: list[Point]) -> float:
+    """The least distance between two pips of a half (1.0 for fewer than two)."""
+    return min(
+        (math.dist(p, q) for i, p in enumerate(points) for q in points[i + 1 :]), default=1.0
+    )
+
+
+class SetStyle:
+    """How one set draws its pips: one layout family, each value laid out once (every tile of
+    the photo that shows a value shows it alike), pip size, and for coloured pips a colour per
+    value of its own (colour says nothing of the count)."""
+
+    def __init__(self, rng: random.Random, set_max: int) -> None:
+        self.rng = rng
+        self.family = rng.choice(LAYOUT_FAMILIES + ("lattice",))
+        self.usual_to = rng.choice([0, 6, 6, 9])  # values drawn the usual way even so
+        self.across = rng.random() < 0.5
+        self.size = rng.uniform(0.06, 0.1) if set_max <= 9 else rng.uniform(0.045, 0.085)
+        self.palette = [_any_colour(rng) for _ in range(19)]
+        self._layouts: dict[int, list[Point]] = {}
+
+    def layout(self, value: int) -> list[Point]:
+        if value not in self._layouts:
+            rng = self.rng
+            if value <= self.usual_to or self.family == "usual":
+                points = pip_layout(value)
+            elif self.family == "columns":
+                points = varied_layout(rng, value)
+            elif self.family == "lattice":
+                points = lattice_layout(rng, value)
+            else:
+                points = scattered_layout(rng, value)
+            if self.across and self.family != "columns":
+                points = [(y, x) for x, y in points]
+            self._layouts[value] = points
+        return self._layouts[value]
+
+    def radius(self, value: int) -> float:
+        """A pip's radius, a share of the half's side: the set's size, smaller where the
+        value's pips sit close."""
+        return min(self.size, 0.4 * _spacing(self.layout(value)))
+
+
+def _any_colour(rng: random.Random) -> tuple[int, int, int]:
+    """A strong pip colour (BGR) of any hue, or black or grey."""
+    if rng.random() < 0.15:
+        v = rng.choice([20, 40, 110, 150])
+        return (v, v, v)
+    hsv = np.asarray(
+        [[[rng.uniform(0, 180), rng.uniform(120, 255), rng.uniform(90, 230)]]], np.uint8
+    )
+    b, g, r = np.asarray(cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR))[0, 0]
+    return int(b), int(g), int(r)
+
+
 @dataclass
 class Photo:
     """A drawn photo: JPEG bytes, the tiles on it (as drawn) and their corners in pixels."""
@@ -165,6 +297,8 @@ class Look:
     # packed), a little off their places and of uneven size: the training data's variety
     # (training/pips_data.py), never drawn for the tests or the benchmark.
     varied: bool = False
+    # The set's own way of drawing its pips (make_photo(..., every=True)), None for the above.
+    style: SetStyle | None = None
     tags: list[str] = field(default_factory=list)
 
 
@@ -193,10 +327,15 @@ def draw_look(seed: int) -> Look:
 
 
 def _pip_colour(
-    rng: random.Random, pips: str, value: int, colour: NDArray[np.float32], dark_face: bool
+    rng: random.Random,
+    pips: str,
+    value: int,
+    colour: NDArray[np.float32],
+    dark_face: bool,
+    palette: list[tuple[int, int, int]] | None = None,
 ) -> tuple[int, ...]:
     if pips == "coloured":
-        return NUMBER_COLOURS[value]
+        return NUMBER_COLOURS[value] if palette is None else palette[value]
     if pips == "pale":
         # Pale pips are a softer tone of the face: darker on a light tile, lighter on a black
         # one (a black tile's face darkened is all but invisible, as no real set is drawn).
@@ -250,14 +389,24 @@ def _tile_image(
         cv2.circle(img, (width // 2, short), max(2, int(short * 0.07)), metal, -1, cv2.LINE_AA)
     # D6 and D9 pips are bigger; D15/D18 halves hold up to 18, so they are smaller.
     size = short * (0.085 if set_max <= 9 else 0.06 if set_max <= 12 else 0.046)
+    style = look.style
     for half, value in ((0, a), (1, b)):
         scale = rng.uniform(0.75, 1.3) if look.varied else 1.0
-        layout = varied_layout(rng, value) if look.varied else pip_layout(value)
+        if style is not None:
+            # The set's layout, each tile a little off it, as a hand-set set is.
+            layout = [
+                (x + rng.uniform(-0.015, 0.015), y + rng.uniform(-0.015, 0.015))
+                for x, y in style.layout(value)
+            ]
+        else:
+            layout = varied_layout(rng, value) if look.varied else pip_layout(value)
         for x, y in layout:
-            pip = _pip_colour(rng, pips, value, colour, dark_face)
+            pip = _pip_colour(rng, pips, value, colour, dark_face, style.palette if style else None)
             centre = (x * width, half * short + y * short)
             r = size * rng.uniform(0.95, 1.05)
-            if look.sized_by_value and set_max >= 9:
+            if style is not None:
+                r = style.radius(value) * short * rng.uniform(0.93, 1.07)
+            elif look.sized_by_value and set_max >= 9:
                 r = short * (
                     0.085 if value <= 6 else 0.07 if value <= 9 else 0.06 if value <= 12 else 0.046
                 )
@@ -353,11 +502,18 @@ def make_photo(
     tiles: list[tuple[int, int]] | None = None,
     varied: bool = False,
     textured: bool = False,
+    every: bool = False,
+    unseen: bool = False,
     **force: str,
 ) -> Photo:
     """The synthetic photo number `seed`; `tiles` and `force` (face, pips, table, set_max,
     arrangement, quality, look) pin what a test needs, everything else is drawn from the seed.
     `textured`: the same photo on a busy table of any colour (textures.py) instead.
+    `every`: the set draws its pips its own way (SetStyle: any layout family, any pip size, a
+    colour per value of its own), and the photo may be a close-up of a tile or two filling the
+    frame, a hand held on edge seen at an angle, or have things beside the tiles (a box, a
+    card, a coin, a phone) that are no tile. `unseen`: a busy table of the kinds no network was
+    trained on (textures.HELD_OUT), for the held-out test set.
     The hard kinds (`draw_look`, white on white, grey pips, a grid) are drawn unless
     look="plain"; a photo of pinned `tiles` is plain unless look="drawn"."""
     rng = random.Random(seed)
@@ -378,6 +534,24 @@ def make_photo(
     hard = force.get("look", "plain" if tiles is not None else "drawn") == "drawn"
     look = draw_look(seed) if hard else Look()
     look.varied = varied
+    # What `every` adds is drawn from a stream of its own: the photos without it stay as they were.
+    ev = random.Random(f"every-{seed}")
+    closeup = held = False
+    if every:
+        look.style = SetStyle(ev, set_max)
+        if "pips" not in force and face in ("white", "ivory") and ev.random() < 0.4:
+            pips = "coloured"
+        if "arrangement" not in force and tiles is None:
+            scene = ev.random()
+            closeup, held = scene < 0.14, 0.14 <= scene < 0.28
+            if held:
+                arrangement = "row"
+                look.side = ev.uniform(0.12, 0.3)
+                look.tags.append("held at an angle")
+            if closeup:
+                look.tags = [t for t in look.tags if t != "low resolution"] + ["close-up"]
+                look.low_res = 0
+        look.tags.append("every layout")
     pick = random.Random(f"pick-{seed}")
     if hard and "table" not in force and face in ("white", "ivory") and pick.random() < 0.2:
         table = pick.choice(["white cloth", "paper"])
@@ -387,7 +561,7 @@ def make_photo(
         pips = "grey"
     if pips in ("grey", "pale"):
         look.tags.append("pale pips")
-    if hard and "arrangement" not in force and pick.random() < 0.15:
+    if hard and "arrangement" not in force and pick.random() < 0.15 and not (closeup or held):
         arrangement = "grid"
     if arrangement != "scattered":
         look.tags.append("touching " + arrangement)
@@ -400,9 +574,16 @@ def make_photo(
         if look.low_res:
             # A webcam frame of a tile or three, as a frame that small can show.
             tiles = tiles[:3]
+        if closeup:
+            tiles = tiles[: 1 + (ev.random() < 0.3)]
     width, height = rng.choice([(1600, 1200), (1200, 1600), (1600, 900), (1280, 960)])
     fill = rng.uniform(0.35, 0.75)
     short = int(min(width, height) * fill / max(3.0, math.sqrt(len(tiles)) * 2.2))
+    if closeup:
+        # The tile (or two side by side) fills most of a small frame, upright or across.
+        width, height = ev.choice([(480, 640), (720, 960), (640, 480), (960, 720), (300, 560)])
+        short = int(min(height / 2, width / len(tiles)) * ev.uniform(0.62, 0.84))
+        arrangement = "row"
     if arrangement == "row":
         short = int(min(short * 1.2, width * 0.85 / len(tiles)))
     columns = math.ceil(math.sqrt(len(tiles) * 2))
@@ -411,12 +592,15 @@ def make_photo(
         short = int(min(short * 1.2, width * 0.85 / columns, height * 0.8 / (2 * rows)))
     short = max(short, 40)
     canvas = _table(rng, width, height, table)
-    if textured:
-        canvas = textured_table(random.Random(f"texture-{seed}"), width, height)
+    if textured or unseen:
+        kinds = HELD_OUT if unseen else KINDS + MORE if every else KINDS
+        canvas = textured_table(random.Random(f"texture-{seed}"), width, height, kinds=kinds)
         table = "textured"
-        look.tags.append("textured table")
+        look.tags.append("unseen table" if unseen else "textured table")
     if arrangement == "grid":
         placed = _grid(pick, len(tiles), columns, short, width, height)
+    elif closeup:
+        placed = _closeup(ev, len(tiles), short, width, height)
     else:
         placed = _place(rng, len(tiles), short, width, height, arrangement == "row")
     tiles = tiles[: len(placed)]
@@ -434,12 +618,104 @@ def make_photo(
         canvas = (canvas * (1 - alpha) + warped * alpha).astype(np.uint8)
         box = [(0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h))]
         corners.append([_apply(matrix, p) for p in box])
-    canvas, corners = _camera(rng, canvas, corners, force.get("quality", ""))
+    if every and not closeup and ev.random() < 0.35:
+        canvas = _things(ev, canvas, corners, short)
+        look.tags.append("things beside")
+    canvas, corners = _camera(rng, canvas, corners, force.get("quality", ""), 3.0 if held else 1.0)
     canvas, corners = _frame(canvas, corners, look)
     ok, buffer = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(70, 92)])
     assert ok
     kind = f"D{set_max} {face} tiles, {pips} pips, {table} table, {arrangement}"
     return Photo(buffer.tobytes(), list(tiles), corners, kind, look.tags)
+
+
+def _closeup(
+    rng: random.Random, count: int, short: int, width: int, height: int
+) -> list[tuple[Point, float]]:
+    """Centres and angle of a tile or two side by side filling the frame, turned a little."""
+    angle = rng.uniform(-4, 4)
+    gap = rng.choice([0, 2, 6])
+    rad = math.radians(angle)
+    out = []
+    for i in range(count):
+        dx = (i - (count - 1) / 2) * (short + gap)
+        x = width / 2 + dx * math.cos(rad) + rng.uniform(-0.03, 0.03) * width
+        y = height / 2 + dx * math.sin(rad) + rng.uniform(-0.03, 0.03) * height
+        out.append(((x, y), angle))
+    return out
+
+
+def _things(rng: random.Random, canvas: Image, corners: list[list[Point]], short: int) -> Image:
+    """One or two things beside the tiles that are no tile, none over a tile: a box or a card
+    (a rectangle of any colour, plain, printed with spots or lines), a coin, a phone."""
+    h, w = canvas.shape[:2]
+    taken = np.zeros((h, w), np.uint8)
+    for box in corners:
+        cv2.fillConvexPoly(taken, np.asarray(box, np.int32), 1)
+    taken = cv2.dilate(taken, np.ones((9, 9), np.uint8))
+    out = canvas.copy()
+    for _ in range(rng.randint(1, 2)):
+        kind = rng.choice(["box", "card", "coin", "phone"])
+        for _attempt in range(60):
+            size = short * rng.uniform(0.6, 2.2)
+            centre = (rng.uniform(0, w), rng.uniform(0, h))
+            if kind == "coin":
+                probe = np.zeros_like(taken)
+                cv2.circle(probe, (int(centre[0]), int(centre[1])), int(size * 0.4), 1, -1)
+            else:
+                aspect = {"box": rng.uniform(1.0, 2.6), "card": rng.uniform(1.3, 1.6),
+                          "phone": rng.uniform(1.9, 2.2)}[kind]  # fmt: skip
+                rect = (centre, (size, size * aspect), rng.uniform(0, 180))
+                pts = cv2.boxPoints(rect).astype(np.int32)
+                probe = np.zeros_like(taken)
+                cv2.fillConvexPoly(probe, pts, 1)
+            if probe.any() and not (probe & taken).any():
+                break
+        else:
+            continue
+        taken |= probe
+        body = any_colour(rng)
+        mask = probe.astype(bool)
+        if kind == "phone":
+            body = (20, 20, 25)
+        out[mask] = body
+        if kind in ("box", "card"):
+            # A print: spots or lines of another colour, some of them pip-like.
+            ink = any_colour(rng)
+            ys, xs = np.nonzero(mask)
+            for _spot in range(rng.randint(0, 14)):
+                i = rng.randrange(len(xs))
+                if rng.random() < 0.6:
+                    cv2.circle(
+                        out,
+                        (int(xs[i]), int(ys[i])),
+                        max(2, int(short * rng.uniform(0.03, 0.1))),
+                        ink,
+                        -1,
+                        cv2.LINE_AA,
+                    )
+                else:
+                    j = rng.randrange(len(xs))
+                    cv2.line(
+                        out,
+                        (int(xs[i]), int(ys[i])),
+                        (int(xs[j]), int(ys[j])),
+                        ink,
+                        max(1, short // 25),
+                        cv2.LINE_AA,
+                    )
+            out[~mask] = canvas[~mask]
+        elif kind == "coin":
+            edge = tuple(int(v * 0.7) for v in body)
+            cv2.circle(
+                out,
+                (int(centre[0]), int(centre[1])),
+                int(size * 0.4),
+                edge,
+                max(2, short // 20),
+                cv2.LINE_AA,
+            )
+    return out
 
 
 def _grid(
@@ -490,12 +766,13 @@ def _apply(matrix: NDArray[np.float64], point: Point) -> Point:
 
 
 def _camera(
-    rng: random.Random, img: Image, corners: list[list[Point]], quality: str
+    rng: random.Random, img: Image, corners: list[list[Point]], quality: str, lean: float = 1.0
 ) -> tuple[Image, list[list[Point]]]:
     """Perspective, uneven light, glare, blur and noise, as a phone camera adds them; `quality`
-    forces one: "dark", "bright" (over-exposed, no glare), "glare" or "blurred"."""
+    forces one: "dark", "bright" (over-exposed, no glare), "glare" or "blurred". `lean`
+    steepens the perspective (a hand held on edge, seen from above a player's shoulder)."""
     h, w = img.shape[:2]
-    tilt = rng.uniform(0, 0.12)
+    tilt = rng.uniform(0, 0.12) * lean
     src = np.asarray([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
     dst = np.asarray(
         [

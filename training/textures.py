@@ -17,6 +17,12 @@ from numpy.typing import NDArray
 Image = NDArray[np.uint8]
 
 KINDS = ("towel", "weave", "wood", "print")
+# More tables for the networks' training photos of every kind (make_photo(..., every=True)):
+# straight seams and regular spots that are no tile edge or pip: a striped cloth, planks, dots.
+MORE = ("stripes", "planks", "dots")
+# Tables no network is trained on, drawn only for the held-out test set (bench/photos.py
+# --every): veined stone, a checked cloth, tiles of a floor or a table top.
+HELD_OUT = ("marble", "checks", "floor")
 
 
 def _noise(gen: np.random.Generator, height: int, width: int, sigma: float) -> NDArray[np.float32]:
@@ -42,11 +48,16 @@ def colour(rng: random.Random) -> tuple[float, float, float]:
 
 
 def textured_table(
-    rng: random.Random, width: int, height: int, base: tuple[float, float, float] | None = None
+    rng: random.Random,
+    width: int,
+    height: int,
+    base: tuple[float, float, float] | None = None,
+    kinds: tuple[str, ...] = KINDS,
 ) -> Image:
-    """A table of one of KINDS in `base` (BGR) or a colour drawn from `rng`."""
+    """A table of one of `kinds` (KINDS, or HELD_OUT) in `base` (BGR) or a colour drawn from
+    `rng`."""
     gen = np.random.default_rng(rng.randrange(2**32))
-    kind = rng.choice(KINDS)
+    kind = rng.choice(kinds)
     base = base or colour(rng)
     scale = min(width, height) / 1000
     strength = rng.uniform(10, 35)
@@ -73,6 +84,57 @@ def textured_table(
         if rng.random() < 0.5:
             turned = cv2.rotate(cv2.resize(light, (height, width)), cv2.ROTATE_90_CLOCKWISE)
             light = np.asarray(turned, np.float32)
+    elif kind == "stripes":
+        period = rng.uniform(20, 120) * scale
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        turn = rng.uniform(0, np.pi)
+        u = xs * np.cos(turn) + ys * np.sin(turn)
+        light = -1.5 * (np.sin(2 * np.pi * u / period) > rng.uniform(-0.5, 0.5))
+        light = light.astype(np.float32) + 0.3 * _noise(gen, height, width, 1.0)
+    elif kind == "planks":
+        # Boards of one width, their ends staggered, a dark seam round each.
+        wide = rng.uniform(80, 220) * scale
+        long = wide * rng.uniform(3, 8)
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        row = (ys / wide).astype(int)
+        shift = (row * 0.37 % 1.0) * long
+        seam = np.minimum(ys % wide, (xs + shift) % long) < max(2.0, 4 * scale)
+        light = gen.normal(0, 0.5, row.max() + 2)[row].astype(np.float32) - 3.0 * seam
+        light += 0.5 * _noise(gen, height, width, 2.0)
+        if rng.random() < 0.5:
+            light = np.asarray(cv2.resize(light.T.copy(), (width, height)), np.float32)
+    elif kind == "dots":
+        # Polka dots of one size in rows, darker or lighter than the cloth: pip-like spots.
+        step = rng.uniform(25, 80) * scale
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        dx = (xs % step) - step / 2
+        dy = (ys % step) - step / 2
+        dots = (dx**2 + dy**2 < (step * rng.uniform(0.12, 0.3)) ** 2).astype(np.float32)
+        light = rng.choice([-2.5, 2.5]) * dots + 0.3 * _noise(gen, height, width, 1.0)
+    elif kind == "marble":
+        # Veins: the level lines of a smooth noise, turned sharp.
+        field = _noise(gen, height, width, rng.uniform(60, 160) * scale)
+        field += 0.3 * _noise(gen, height, width, rng.uniform(8, 20) * scale)
+        light = -2.5 * np.exp(-((np.sin(field * rng.uniform(3, 7)) / 0.12) ** 2))
+        light += 0.3 * _noise(gen, height, width, 2.0)
+    elif kind == "checks":
+        # A checked cloth: bands of another colour across and down, darker where they cross.
+        period = rng.uniform(30, 90) * scale
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        turn = rng.uniform(-0.3, 0.3)
+        u = xs * np.cos(turn) + ys * np.sin(turn)
+        v = -xs * np.sin(turn) + ys * np.cos(turn)
+        bands = (np.sin(2 * np.pi * u / period) > 0).astype(np.float32)
+        bands += (np.sin(2 * np.pi * v / period) > 0).astype(np.float32)
+        light = -1.6 * bands + 0.3 * _noise(gen, height, width, 1.0)
+    elif kind == "floor":
+        # Square tiles with grout lines, each a little its own shade.
+        side = rng.uniform(120, 320) * scale
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        shade = gen.normal(0, 0.5, (int(height / side) + 2, int(width / side) + 2))
+        light = shade[(ys / side).astype(int), (xs / side).astype(int)].astype(np.float32)
+        grout = (np.minimum(xs % side, ys % side) < max(2.0, 5 * scale)).astype(np.float32)
+        light = light - 3.0 * grout + 0.3 * _noise(gen, height, width, 1.5)
     else:
         # A printed cloth: scattered flowers or dots of other colours.
         light = 0.5 * _noise(gen, height, width, 1.5 * scale)

@@ -18,6 +18,7 @@ are left out. No real photo is used.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 from multiprocessing import Pool
@@ -85,10 +86,10 @@ def wrong_boxes(rng: random.Random, truth: list[np.ndarray], h: int, w: int) -> 
     return [np.asarray(b, np.float32) for b in out]
 
 
-def photo_boxes(seed: int) -> tuple[list[np.ndarray], list[int]]:
+def photo_boxes(seed: int, every: bool = False) -> tuple[list[np.ndarray], list[int]]:
     """The crops of the boxes on photo `seed` and whether each is a tile (1) or not (0)."""
     rng = random.Random(f"boxes-{seed}")
-    photo = make_photo(seed, textured=rng.random() < 0.5)
+    photo = make_photo(seed, textured=rng.random() < 0.5, every=every)
     img, scale = decode(photo.jpeg)
     h, w = img.shape[:2]
     truth = [np.asarray(c, np.float32) / scale for c in photo.corners]
@@ -109,12 +110,18 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=1500)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--first", type=int, default=TRAIN_FIRST, help="first seed")
+    parser.add_argument(
+        "--every",
+        action="store_true",
+        help="photos of every kind: close-ups, held hands, things beside, more tables",
+    )
     args = parser.parse_args()
     crops: list[np.ndarray] = []
     labels: list[int] = []
     seeds = range(args.first, args.first + args.photos)
     with Pool(args.workers) as pool:
-        for i, (c, v) in enumerate(pool.imap(photo_boxes, seeds, chunksize=8)):
+        work = functools.partial(photo_boxes, every=args.every)
+        for i, (c, v) in enumerate(pool.imap(work, seeds, chunksize=8)):
             crops.extend(c)
             labels.extend(v)
             if i % 200 == 0:
