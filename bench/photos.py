@@ -134,6 +134,10 @@ def measure(cases: list[Case]) -> dict[str, object]:
         found = [t.pips for t in reading.tiles]
         right, compared = matched_halves(found, truth)
         right_flagged, wrong, wrong_unflagged = flags(reading.tiles, truth)
+        marks = [
+            (tile.confidence, ok)
+            for tile, ok in zip(reading.tiles, rights(reading.tiles, truth), strict=True)
+        ]
         total = sum(a + b for a, b in truth)
         rows.append(
             {
@@ -152,6 +156,7 @@ def measure(cases: list[Case]) -> dict[str, object]:
                 "wrong_unflagged": wrong_unflagged,
                 "advice": reading.advice,
                 "tags": tags,
+                "marks": marks,
             }
         )
     tags = sorted({t for r in rows for t in r["tags"]})
@@ -162,8 +167,49 @@ def measure(cases: list[Case]) -> dict[str, object]:
             for k in sorted({r["kind"] for r in rows})
         },
         "hard": {t: _summary([r for r in rows if t in r["tags"]]) for t in tags},
+        "reliability": reliability([m for r in rows for m in r["marks"]]),
         "rows": rows,
     }
+
+
+def rights(tiles: list, truth: list[tuple[int, int]]) -> list[bool]:
+    """For each tile read, whether it is right: a true tile of the photo has its two values
+    (each true tile answers once, the tiles taken in the reader's order)."""
+    rest = [tuple(sorted(t)) for t in truth]
+    out = []
+    for tile in tiles:
+        key = tuple(sorted(tile.pips))
+        out.append(key in rest)
+        if key in rest:
+            rest.remove(key)
+    return out
+
+
+# The confidence bands of the reliability curve, and the thresholds the sweep tries.
+BANDS = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 1.01)
+SWEEP = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+
+
+def reliability(marks: list[tuple[float, bool]]) -> dict[str, list]:
+    """The reliability curve (per band of confidence: tiles, and the share of them right) and,
+    for each threshold of SWEEP, the share of right tiles it would mark "?" and of wrong tiles
+    it would catch."""
+    curve = []
+    for lo, hi in zip(BANDS, BANDS[1:], strict=False):
+        inside = [ok for c, ok in marks if lo <= c < hi]
+        share = round(sum(inside) / len(inside), 3) if inside else None
+        curve.append([lo, min(hi, 1.0), len(inside), share])
+    right = [c for c, ok in marks if ok]
+    wrong = [c for c, ok in marks if not ok]
+    sweep = [
+        [
+            t,
+            round(sum(c < t for c in right) / len(right), 3) if right else 0.0,
+            round(sum(c < t for c in wrong) / len(wrong), 3) if wrong else 1.0,
+        ]
+        for t in SWEEP
+    ]
+    return {"curve": curve, "sweep": sweep}
 
 
 def flags(tiles: list, truth: list[tuple[int, int]]) -> tuple[int, int, int]:
@@ -247,6 +293,17 @@ def table(title: str, result: dict, *, rows: bool) -> None:
             f"{s['halves_right']:>7.0%} {s['tiles_found']:>6.0%} {s['median_seconds']:>8.3f}"
             f" {s['right_flagged']:>8.1%} {s['wrong_unflagged']:>7.0%} of {s['wrong_tiles']:<3}"
         )
+    curve = result["reliability"]["curve"]
+    print(
+        "  reliability: "
+        + ", ".join(
+            f"{lo:.2f}-{hi:.2f}: {n} tiles, {share:.0%} right" for lo, hi, n, share in curve if n
+        )
+    )
+    print(
+        "  threshold -> right tiles marked / wrong tiles caught: "
+        + ", ".join(f"{t}: {r:.1%} / {w:.1%}" for t, r, w in result["reliability"]["sweep"])
+    )
     if rows:
         for r in result["rows"]:
             print(

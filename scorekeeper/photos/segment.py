@@ -25,6 +25,7 @@ class Found:
 
     box: Box
     split: bool = False  # cut out of a bigger shape, or proposed from its dividing line alone
+    odds: float = 1.0  # the box network's odds that the box is one whole tile
 
 
 def lab(img: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -188,6 +189,8 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
     judged by the box network (boxnet.py), the likeliest first, none overlapping another."""
     found = candidates(img, wide=True)
     odds = boxnet.tile_odds(img, [f.box for _fit, f in found])
+    for (_fit, f), p in zip(found, odds, strict=True):
+        f.odds = float(p)
     ranked = sorted(
         (
             (-float(p) + th.FIT_WEIGHT * fit, f)
@@ -251,7 +254,11 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
     if not likely:
         return []
     strength = _gradient(img)
-    ranked = [(rank, Found(box, split=True)) for rank, box in likely if _outlined(strength, box)]
+    ranked = [
+        (rank, Found(box, split=True, odds=-rank))
+        for rank, box in likely
+        if _outlined(strength, box)
+    ]
     return choose(ranked)
 
 
