@@ -141,30 +141,33 @@ bench-table: $(STAMP) compile
 bench-photos: $(STAMP)
 	$(BIN)/python bench/photos.py --all $(BENCH_ARGS)
 
-# The network that reads each half of a tile (scorekeeper/photos/pips.onnx, issue 20;
-# docs/decisions.md): halves cut from photos that training/synthetic.py draws
-# (training/pips_data.py, in the app's venv), then a small CNN trained on them from a fixed seed
-# in .venv-train, a venv outside the lock holding a CPU build of PyTorch (pinned: an unpinned
-# torch pulls a CUDA build of several GB), exported to ONNX. About an hour of 2 shared cores at
-# the lowest priority (the halves ~30 min, 3 epochs ~22 min). Then the network that judges the
-# segmenter's candidate boxes (scorekeeper/photos/tiles.onnx, boxnet.py): boxes proposed on
-# synthetic photos, half of them on busy tables (training/tiles_data.py, ~13 min), and a small
-# CNN trained on them (training/tiles_train.py, 6 epochs, ~25 min). No real photo is used. Each
-# model's declaration (input, crop, labels, version) is scorekeeper/photos/models.py; the
-# exported file carries the commit, seed and data hash it was made from (training/spec.py).
+# The network that reads each half of a tile (scorekeeper/photos/pips.onnx, issues 20 and 32;
+# docs/decisions.md): halves cut from photos that training/synthetic.py draws with every layout
+# a set can have (`--every`: each photo's set its own layout family, pip size and colour per
+# value; close-ups, hands held at an angle, things beside the tiles; training/pips_data.py, in
+# the app's venv), then a small CNN trained on them from a fixed seed in .venv-train, a venv
+# outside the lock holding a CPU build of PyTorch (pinned: an unpinned torch pulls a CUDA build
+# of several GB), exported to ONNX. Then the network that judges the segmenter's candidate boxes
+# (scorekeeper/photos/tiles.onnx, boxnet.py): boxes proposed on photos of every kind, half of
+# them on busy tables (training/tiles_data.py --every), and a small CNN trained on them
+# (training/tiles_train.py). No real photo is used, and no photo of the held-out sets
+# (bench/photos.py: its seeds and its tables, textures.HELD_OUT). About 1.5 hours of 2 cores at
+# the lowest priority. Each model's declaration (input, crop, labels, version) is
+# scorekeeper/photos/models.py; the exported file carries the commit, seed and data hash it
+# was made from (training/spec.py).
 TRAIN_VENV := .venv-train
 .PHONY: train-photos
 train-photos: $(STAMP)
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
 	$(TRAIN_VENV)/bin/pip install -q 'torch==2.13.0' 'numpy==2.4.6' 'onnx==1.23.2'
-	nice -n 19 $(BIN)/python training/pips_data.py build/pip-halves.npz --photos 1000
-	nice -n 19 $(BIN)/python training/pips_data.py build/pip-halves-varied.npz --photos 600 \
-		--first 600000 --varied
+	nice -n 19 $(BIN)/python training/pips_data.py build/pip-halves-every.npz --photos 1800 \
+		--first 800000 --every
 	nice -n 19 $(TRAIN_VENV)/bin/python training/pips_train.py scorekeeper/photos/pips.onnx \
-		build/pip-halves.npz build/pip-halves-varied.npz
-	nice -n 19 $(BIN)/python training/tiles_data.py build/tile-boxes.npz --photos 400
+		build/pip-halves-every.npz
+	nice -n 19 $(BIN)/python training/tiles_data.py build/tile-boxes-every.npz --photos 360 \
+		--first 900000 --every
 	nice -n 19 $(TRAIN_VENV)/bin/python training/tiles_train.py scorekeeper/photos/tiles.onnx \
-		build/tile-boxes.npz
+		build/tile-boxes-every.npz --epochs 4
 
 # Mutation testing of the rules core (issue 16): mutmut mutates scorekeeper/core and runs
 # tests/core against each mutant (config: [tool.mutmut] in pyproject.toml). Not part of

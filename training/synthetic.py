@@ -179,8 +179,8 @@ def lattice_layout(rng: random.Random, value: int) -> list[Point]:
             continue
         for o in pairs[: need // 2]:
             chosen += o
-        lo, hi = rng.uniform(0.17, 0.27), rng.uniform(0.73, 0.83)
-        top, bottom = rng.uniform(0.1, 0.2), rng.uniform(0.8, 0.9)
+        lo, top = rng.uniform(0.17, 0.27), rng.uniform(0.1, 0.2)
+        hi, bottom = 1 - lo, 1 - top
         xs = [0.5] if cols == 1 else [lo + (hi - lo) * j / (cols - 1) for j in range(cols)]
         ys = [0.5] if rows == 1 else [top + (bottom - top) * i / (rows - 1) for i in range(rows)]
         points = [(xs[j], ys[i]) for i, j in chosen] + ([(0.5, 0.5)] if extra_centre else [])
