@@ -623,6 +623,10 @@ def make_photo(
         look.tags.append("things beside")
     canvas, corners = _camera(rng, canvas, corners, force.get("quality", ""), 3.0 if held else 1.0)
     canvas, corners = _frame(canvas, corners, look)
+    if closeup and ev.random() < 0.35:
+        # Closer still: the frame ends at the tile's rims, or just inside them.
+        canvas, corners = _tight(ev, canvas, corners)
+        look.tags.append("tile past the frame")
     ok, buffer = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(70, 92)])
     assert ok
     kind = f"D{set_max} {face} tiles, {pips} pips, {table} table, {arrangement}"
@@ -643,6 +647,21 @@ def _closeup(
         y = height / 2 + dx * math.sin(rad) + rng.uniform(-0.03, 0.03) * height
         out.append(((x, y), angle))
     return out
+
+
+def _tight(
+    rng: random.Random, img: Image, corners: list[list[Point]]
+) -> tuple[Image, list[list[Point]]]:
+    """The photo cut to the tiles' outline, give or take a few hundredths of it."""
+    pts = np.asarray([p for box in corners for p in box], np.float32)
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    margin = rng.uniform(-0.04, 0.02)
+    dx, dy = (x1 - x0) * margin, (y1 - y0) * margin
+    h, w = img.shape[:2]
+    left, top = max(0, int(x0 - dx)), max(0, int(y0 - dy))
+    right, bottom = min(w, int(x1 + dx) + 1), min(h, int(y1 + dy) + 1)
+    moved = [[(x - left, y - top) for x, y in box] for box in corners]
+    return np.ascontiguousarray(img[top:bottom, left:right]), moved
 
 
 def _things(rng: random.Random, canvas: Image, corners: list[list[Point]], short: int) -> Image:

@@ -204,7 +204,21 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
     if more and not kept:
         # Measured by the tiles its first bars found, the rest of the photo's bars.
         more += from_bars(img, more)
-    return kept + more
+    return kept + more or frame_tile(img)
+
+
+def frame_tile(img: NDArray[np.uint8]) -> list[Found]:
+    """A close-up of one tile that fills the frame, its rims outside the photo: no mask or bar
+    outlines it, but the photo itself is tile-shaped and divided across its middle."""
+    h, w = img.shape[:2]
+    if not th.FRAME_ASPECT[0] <= max(h, w) / min(h, w) <= th.FRAME_ASPECT[1]:
+        return []
+    x1, y1 = w - 1.0, h - 1.0
+    if h >= w:
+        box = np.asarray([[0, 0], [x1, 0], [x1, y1], [0, y1]], np.float32)
+    else:
+        box = np.asarray([[x1, 0], [x1, y1], [0, y1], [0, 0]], np.float32)
+    return [Found(box, split=True, odds=0.5)] if _divided(img, box) else []
 
 
 def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:

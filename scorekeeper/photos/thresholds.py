@@ -29,6 +29,9 @@ BAR_FILL = 0.6
 BAR_LENGTH = 0.45
 BAR_CONTRAST = 25
 BAR_LOCAL = 12
+# A photo with no tile found whose sides are in this ratio, and which has a dividing line across
+# its middle, is a close-up of one tile filling the frame (its edges outside the photo).
+FRAME_ASPECT = (1.5, 2.8)
 # A tile proposed from its dividing line alone (no mask outlined it) is kept at these odds.
 KEEP_FROM_BAR = 0.8
 # ... or these, from a straight run that is not a bar by its outline (touching something else).
