@@ -204,12 +204,22 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
     if more and not kept:
         # Measured by the tiles its first bars found, the rest of the photo's bars.
         more += from_bars(img, more)
-    return kept + more or frame_tile(img)
+    found = kept + more
+    if len(found) <= th.FRAME_FEW and all(
+        _long_side(f.box) < th.FRAME_SMALL * max(img.shape[:2]) for f in found
+    ):
+        return frame_tile(img) or found
+    return found
+
+
+def _long_side(box: Box) -> float:
+    return float(max(np.linalg.norm(box[1] - box[2]), np.linalg.norm(box[0] - box[1])))
 
 
 def frame_tile(img: NDArray[np.uint8]) -> list[Found]:
-    """A close-up of one tile that fills the frame, its rims outside the photo: no mask or bar
-    outlines it, but the photo itself is tile-shaped and divided across its middle."""
+    """A close-up of one tile that fills the frame, its rims outside the photo: no mask
+    outlines it (a bar on it, a pip or a scratch may be boxed as a small tile), but the photo
+    itself is tile-shaped and divided across its middle."""
     h, w = img.shape[:2]
     if not th.FRAME_ASPECT[0] <= max(h, w) / min(h, w) <= th.FRAME_ASPECT[1]:
         return []

@@ -32,6 +32,10 @@ BAR_LOCAL = 12
 # A photo with no tile found whose sides are in this ratio, and which has a dividing line across
 # its middle, is a close-up of one tile filling the frame (its edges outside the photo).
 FRAME_ASPECT = (1.5, 2.8)
+# ... and so is such a photo where at most FRAME_FEW tiles were found, each shorter than this
+# share of the photo's long side (what was boxed is a part of the close-up's tile).
+FRAME_FEW = 2
+FRAME_SMALL = 0.4
 # A tile proposed from its dividing line alone (no mask outlined it) is kept at these odds.
 KEEP_FROM_BAR = 0.8
 # ... or these, from a straight run that is not a bar by its outline (touching something else).

@@ -83,3 +83,32 @@ def test_a_small_photo_of_tiles_on_a_busy_cloth_is_read_exactly():
     reading = read_photo(png.tobytes(), set_max=6)
     assert reading.total == sum(a + b for a, b in photo.tiles)
     assert len(reading.tiles) == len(photo.tiles)
+
+
+@pytest.mark.parametrize("seed", [70_044, 70_064, 70_115])
+def test_a_close_up_past_the_frame_is_one_tile_the_frame_itself(seed):
+    # Close-ups whose frame ends inside the tile's rims: no mask outlines the tile, and on two
+    # of them a pip or the dividing line was boxed as a small tile of its own.
+    photo = make_photo(seed, every=True)
+    assert "tile past the frame" in photo.tags and len(photo.tiles) == 1
+    img, _ = decode(photo.jpeg)
+    h, w = img.shape[:2]
+    found = segment.tiles(img)
+    assert len(found) == 1
+    frame = np.asarray([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    assert _iou(found[0].box, frame) > 0.95
+
+
+def test_a_small_tile_on_a_wide_photo_is_not_taken_for_a_close_up():
+    photo = make_photo(4, tiles=[(3, 5)], arrangement="scattered", face="white", pips="black",
+                       table="dark wood")  # fmt: skip
+    img, scale = decode(photo.jpeg)
+    # The photo cut to twice as wide as it is high about the tile: a tile-shaped frame.
+    y = int(np.mean([p[1] for p in photo.corners[0]]) / scale)
+    top = min(max(0, y - img.shape[1] // 4), img.shape[0] - img.shape[1] // 2)
+    wide = np.ascontiguousarray(img[top : top + img.shape[1] // 2])
+    found = segment.tiles(wide)
+    assert len(found) == 1
+    h, w = wide.shape[:2]
+    assert w == 2 * h
+    assert cv2.contourArea(found[0].box) < 0.1 * h * w
