@@ -45,16 +45,16 @@ class PipNet(nn.Module):
             return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
         self.features = nn.Sequential(
-            *block(3, 16),
+            *block(3, 24),
             nn.MaxPool2d(2),  # 20
-            *block(16, 32),
+            *block(24, 48),
             nn.MaxPool2d(2),  # 10
-            *block(32, 64),
-            *block(64, 64),
+            *block(48, 96),
+            *block(96, 96),
             nn.MaxPool2d(2),  # 5
-            *block(64, 128),
+            *block(96, 160),
         )
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * 25, VALUES))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(160 * 25, VALUES))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x - x.mean(dim=(2, 3), keepdim=True)
@@ -126,7 +126,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("data", type=Path, nargs="+")
-    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=128)
     args = parser.parse_args()
     torch.manual_seed(SEED)

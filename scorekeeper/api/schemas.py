@@ -578,7 +578,7 @@ class PhotoTile(Answer):
         min_length=2, max_length=2, description="Its two ends, 0 to the game's set."
     )
     confidence: float = Field(
-        ge=0, le=1, description="How sure the reader is; below 0.75, have someone check the tile."
+        ge=0, le=1, description="How likely the tile is read right (docs/api.md: when to check it)."
     )
     corners: list[Annotated[list[float], Field(min_length=2, max_length=2)]] = Field(
         min_length=4,

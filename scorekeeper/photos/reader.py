@@ -3,6 +3,7 @@ total, and advice when the photo is poor. Pure: bytes in, a Reading out, nothing
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,7 @@ from .thresholds import (
     GLARE_SHARE,
     GLARE_STEP,
     LOW_CONFIDENCE,
-    SPLIT_DOUBT,
+    RIGHT_ODDS,
     WASHED_OUT,
     WASHED_OUT_PERCENTILE,
 )
@@ -81,9 +82,11 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     found = segment.tiles(img)
     values = net.read([half for f in found for half in net.halves(img, f.box)], set_max)
     tiles: list[Tile] = []
+    sizes = [float(cv2.contourArea(f.box)) for f in found]
+    typical = float(np.median(sizes)) if sizes else 0.0
     for i, f in enumerate(found):
         (a, sure_a, _), (b, sure_b, _) = values[2 * i], values[2 * i + 1]
-        confidence = min(sure_a, sure_b) * (SPLIT_DOUBT if f.split else 1.0)
+        confidence = how_sure(sure_a, sure_b, f, sizes[i], typical)
         corners = [(round(float(x) * scale, 1), round(float(y) * scale, 1)) for x, y in f.box]
         tiles.append(Tile((a, b), round(confidence, 2), corners))
     reading = Reading(tiles, [], round(w * scale), round(h * scale))
@@ -91,6 +94,35 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     if any(beyond for _, _, beyond in values):
         reading.advice.append("beyond")
     return reading
+
+
+def _log_odds(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def how_sure(
+    sure_a: float, sure_b: float, found: segment.Found, size: float, typical: float
+) -> float:
+    """How likely the tile is read right, 0-1: a logistic (thresholds.RIGHT_ODDS, fitted on
+    generated tuning photos; bench/README.md, "The '?' marks") of what the networks say of its
+    halves (the less sure and the surer, each the mean over the half's eight views) and of its
+    box (the box network's odds, cut out of a bigger shape or not), and of how unlike a tile
+    its box is: its sides away from 1:2, its size away from the photo's typical tile."""
+    less, more = sorted((sure_a, sure_b))
+    short = float(np.linalg.norm(found.box[1] - found.box[0]))
+    long = float(np.linalg.norm(found.box[2] - found.box[1]))
+    features = (
+        1.0,
+        _log_odds(less),
+        _log_odds(more),
+        _log_odds(found.odds),
+        float(found.split),
+        abs(math.log(max(long, 1.0) / max(short, 1.0) / 2)),
+        abs(math.log(max(size, 1.0) / max(typical, 1.0))),
+    )
+    z = sum(w * x for w, x in zip(RIGHT_ODDS, features, strict=True))
+    return 1 / (1 + math.exp(-min(max(z, -30.0), 30.0)))
 
 
 def load_models() -> None:

@@ -165,12 +165,18 @@ PIP_ROUND = 0.7
 PIP_FEWEST = 3
 
 # -- Judging the reading (reader.py).
-# Below this a tile is marked "?" for the scorer to check: the lowest that marks every misread
-# tile of the generated tuning sets (bench/README.md, "The '?' marks").
-LOW_CONFIDENCE = 0.70
-# A tile cut out of a bigger shape, or proposed from its dividing line alone, is trusted this
-# much less: its box may be a little off.
-SPLIT_DOUBT = 0.85
+# How likely a tile is read right (reader.how_sure): a logistic of its features, in order: 1, the
+# log-odds of the less sure half and of the surer half (each the network's probability of the
+# value read, the mean over the half's eight views), the log-odds of the box network's verdict,
+# whether the box was cut out of a bigger shape (or proposed from its dividing line alone), how
+# far its sides are from 1:2 and its size from the photo's typical tile (absolute logs). Fitted
+# on generated tuning photos only (bench/photos.py --every --first 90000 and --first 20000),
+# never on the held-out sets or on real photos; bench/README.md, "The '?' marks", has the fit and
+# the reliability curve.
+RIGHT_ODDS = (-2.161, 1.889, 0.317, 0.28, -1.007, 15.889, -1.735)
+# Below this a tile is marked "?" for the scorer to check: the highest likelihood of a right
+# reading that still marks 97% of the tuning sets' misread tiles.
+LOW_CONFIDENCE = 0.87
 # Blurred: the tiles' sharpness (the variance of the Laplacian) under this.
 BLURRED = 20
 # Dark: this percentile of the photo's brightness under DARK.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -185,3 +186,8 @@ def test_only_jpeg_png_webp_and_heic_are_pictures(kind):
 def test_webp_and_heic_read_as_well_as_jpeg(kind):
     read = read_photo(photo_as(kind), set_max=12)
     assert pairs(t.pips for t in read.tiles) == pairs(make_photo(1).tiles)
+
+
+def test_the_api_docs_give_the_likelihood_below_which_a_tile_is_marked():
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    assert f"below {LOW_CONFIDENCE} the page marks it" in docs
