@@ -148,11 +148,12 @@ bench-photos: $(STAMP)
 # the app's venv), then a small CNN trained on them from a fixed seed in .venv-train, a venv
 # outside the lock holding a CPU build of PyTorch (pinned: an unpinned torch pulls a CUDA build
 # of several GB), exported to ONNX. Then the network that judges the segmenter's candidate boxes
-# (scorekeeper/photos/tiles.onnx, boxnet.py): boxes proposed on photos of every kind, half of
-# them on busy tables (training/tiles_data.py --every), and a small CNN trained on them
-# (training/tiles_train.py). No real photo is used, and no photo of the held-out sets
-# (bench/photos.py: its seeds and its tables, textures.HELD_OUT). About 1.5 hours of 2 cores at
-# the lowest priority. Each model's declaration (input, crop, labels, version) is
+# (scorekeeper/photos/tiles.onnx, boxnet.py, version 1: retrained on photos of every kind with
+# `tiles_data.py --every` it read the tuning sets no better, bench/README.md): boxes proposed on
+# synthetic photos, half of them on busy tables (training/tiles_data.py), and a small CNN
+# # trained on them (training/tiles_train.py). No real photo is used, and no photo of the
+# held-out sets (bench/photos.py: its seeds and its tables, textures.HELD_OUT). About 1.5 hours
+# of 2 quiet cores at the lowest priority (the halves ~25 min, the pip network ~35 min). Each model's declaration (input, crop, labels, version) is
 # scorekeeper/photos/models.py; the exported file carries the commit, seed and data hash it
 # was made from (training/spec.py).
 TRAIN_VENV := .venv-train
@@ -162,12 +163,17 @@ train-photos: $(STAMP)
 	$(TRAIN_VENV)/bin/pip install -q 'torch==2.13.0' 'numpy==2.4.6' 'onnx==1.23.2'
 	nice -n 19 $(BIN)/python training/pips_data.py build/pip-halves-every.npz --photos 1800 \
 		--first 800000 --every
+	nice -n 19 $(BIN)/python training/pips_data.py build/pip-halves-every-2.npz --photos 1800 \
+		--first 802000 --every
+	nice -n 19 $(BIN)/python training/pips_data.py build/pip-halves.npz --photos 1000
+	nice -n 19 $(BIN)/python training/pips_data.py build/pip-halves-varied.npz --photos 600 \
+		--first 600000 --varied
 	nice -n 19 $(TRAIN_VENV)/bin/python training/pips_train.py scorekeeper/photos/pips.onnx \
-		build/pip-halves-every.npz
-	nice -n 19 $(BIN)/python training/tiles_data.py build/tile-boxes-every.npz --photos 360 \
-		--first 900000 --every
+		build/pip-halves-every.npz build/pip-halves-every-2.npz build/pip-halves.npz \
+		build/pip-halves-varied.npz --epochs 6
+	nice -n 19 $(BIN)/python training/tiles_data.py build/tile-boxes.npz --photos 400
 	nice -n 19 $(TRAIN_VENV)/bin/python training/tiles_train.py scorekeeper/photos/tiles.onnx \
-		build/tile-boxes-every.npz --epochs 4
+		build/tile-boxes.npz
 
 # Mutation testing of the rules core (issue 16): mutmut mutates scorekeeper/core and runs
 # tests/core against each mutant (config: [tool.mutmut] in pyproject.toml). Not part of
