@@ -170,7 +170,7 @@ train-photos: $(STAMP)
 		--first 600000 --varied
 	nice -n 19 $(TRAIN_VENV)/bin/python training/pips_train.py scorekeeper/photos/pips.onnx \
 		build/pip-halves-every.npz build/pip-halves-every-2.npz build/pip-halves.npz \
-		build/pip-halves-varied.npz --epochs 6
+		build/pip-halves-varied.npz
 	nice -n 19 $(BIN)/python training/tiles_data.py build/tile-boxes.npz --photos 400
 	nice -n 19 $(TRAIN_VENV)/bin/python training/tiles_train.py scorekeeper/photos/tiles.onnx \
 		build/tile-boxes.npz

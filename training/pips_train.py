@@ -45,16 +45,16 @@ class PipNet(nn.Module):
             return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
         self.features = nn.Sequential(
-            *block(3, 24),
+            *block(3, 16),
             nn.MaxPool2d(2),  # 20
-            *block(24, 48),
+            *block(16, 32),
             nn.MaxPool2d(2),  # 10
-            *block(48, 96),
-            *block(96, 96),
+            *block(32, 64),
+            *block(64, 64),
             nn.MaxPool2d(2),  # 5
-            *block(96, 160),
+            *block(64, 128),
         )
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(160 * 25, VALUES))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * 25, VALUES))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x - x.mean(dim=(2, 3), keepdim=True)
