@@ -532,7 +532,11 @@
       .catch(function () { /* offline for a moment: try again next time */ })
       .then(function () { window.setTimeout(poll, DELAY); });
   }
-  if (current && current.dataset.liveUrl && window.fetch) { window.setTimeout(poll, kept ? 0 : DELAY); }
+  // Once the page's other scripts have run (round.js says whether the scorer is typing): a
+  // reload asked for sooner would stop a kept copy half set up while the network is slow.
+  if (current && current.dataset.liveUrl && window.fetch) {
+    document.addEventListener("DOMContentLoaded", function () { window.setTimeout(poll, kept ? 0 : DELAY); });
+  }
 
   // The notice's link: what was typed is compared with the round saved elsewhere, as Save
   // would (without the script, or with nothing typed, it reloads the page).

@@ -99,7 +99,7 @@ def other_phone(browser: Browser, phone: Page) -> BrowserContext:
 
 # Each page this phone opens notes, once parsed, whether it is the kept copy, its round
 # sheet's heading and how long after the navigation began it was ready (a page replaced by a
-# fresher one at once is gone before a test could look at it).
+# fresher one at once is gone before a test could look at it), then marks itself noted.
 NOTE_PAGES = """
 document.addEventListener("DOMContentLoaded", () => {
     const heading = document.getElementById("record-heading");
@@ -108,6 +108,7 @@ document.addEventListener("DOMContentLoaded", () => {
                heading: heading ? heading.textContent.trim() : "",
                ready_ms: Math.round(performance.now())});
     sessionStorage.setItem("seen", JSON.stringify(seen));
+    window.pageNoted = true;
 });
 """
 
@@ -123,17 +124,15 @@ def kept(page: Page) -> bool:
 
 
 def seen(page: Page) -> list[dict]:
-    """The pages opened since the last call, oldest first."""
+    """The pages opened since the last call, oldest first, once the page showing now is noted
+    too (its heading shows while its deferred scripts still load: it is noted after them)."""
+    page.wait_for_function("() => window.pageNoted === true")
     return page.evaluate(
         "() => { const s = JSON.parse(sessionStorage.getItem('seen') || '[]');"
         " sessionStorage.removeItem('seen'); return s; }"
     )
 
 
-# Races the service worker's 0.7 s timer against a slowed server: on a loaded machine the kept
-# copy was sometimes not shown at all (2 fresh-clone runs in 4): run again once; a second miss
-# fails.
-@pytest.mark.flaky(reruns=1)
 def test_the_kept_copy_shows_first_then_the_latest_replaces_it(
     browser: Browser, phone: Page, server: str, slow: SlowPaths
 ):
