@@ -204,12 +204,12 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
     if more and not kept:
         # Measured by the tiles its first bars found, the rest of the photo's bars.
         more += from_bars(img, more)
-    found = kept + more
-    if len(found) <= th.FRAME_FEW and all(
-        _long_side(f.box) < th.FRAME_SMALL * max(img.shape[:2]) for f in found
+    tiles_found = kept + more
+    if len(tiles_found) <= th.FRAME_FEW and all(
+        _long_side(f.box) < th.FRAME_SMALL * max(img.shape[:2]) for f in tiles_found
     ):
-        return frame_tile(img) or found
-    return found
+        return frame_tile(img) or tiles_found
+    return tiles_found
 
 
 def _long_side(box: Box) -> float:
