@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import Image
 
+from scorekeeper.photos import segment
 from scorekeeper.photos.decode import NotAnImage, Unreadable
-from scorekeeper.photos.reader import ADVICE, LOW_CONFIDENCE, read_photo
+from scorekeeper.photos.reader import ADVICE, LOW_CONFIDENCE, how_sure, read_photo
 from tests.photos.hostile import cut_png, photo_as, png_header
 from training.synthetic import draw_look, empty_table, make_photo, pip_layout
 
@@ -191,3 +193,23 @@ def test_webp_and_heic_read_as_well_as_jpeg(kind):
 def test_the_api_docs_give_the_likelihood_below_which_a_tile_is_marked():
     docs = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
     assert f"below {LOW_CONFIDENCE} the page marks it" in docs
+
+
+def _box(width: float, length: float) -> segment.Found:
+    return segment.Found(np.asarray([[0, 0], [width, 0], [width, length], [0, length]], np.float32))
+
+
+def test_a_tile_is_marked_when_a_half_is_doubtful_or_its_box_is_unlike_the_photos_tiles():
+    tile = _box(100, 200)
+    area = 100 * 200
+    sure = how_sure(0.99, 0.99, tile, area, area)
+    assert sure >= LOW_CONFIDENCE
+    # One half the network doubts: marked.
+    assert how_sure(0.4, 0.99, tile, area, area) < LOW_CONFIDENCE
+    # A box the network doubts is less likely one tile read right.
+    doubted = _box(100, 200)
+    doubted.odds = 0.55
+    assert how_sure(0.99, 0.99, doubted, area, area) < sure
+    # Twice the size of the photo's other tiles (two tiles as one, a thing beside them): less
+    # likely right than a tile of their size.
+    assert how_sure(0.9, 0.9, _box(141, 282), 2 * area, area) < how_sure(0.9, 0.9, tile, area, area)
