@@ -8,6 +8,8 @@ training/pips_train.py); docs/decisions.md says why. It runs on onnxruntime, on 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -72,10 +74,21 @@ def views(crop: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
     return out
 
 
-def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[tuple[int, float, bool]]:
-    """Each crop's value (at most `set_max`), how sure the network is of it, and whether the
-    network's likeliest value is beyond the set (a double-12 tile in a double-9 game: the wrong
-    set chosen, or a misread).
+class Half(NamedTuple):
+    """What the network reads on one half: its value (at most the set's), how sure it is (the
+    mean of its probability over the half's eight views), whether its likeliest value is beyond
+    the set (a double-12 tile in a double-9 game: the wrong set chosen, or a misread), and the
+    share of the eight views whose likeliest value is the value read."""
+
+    value: int
+    sure: float
+    beyond: bool
+    agree: float
+
+
+def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[Half]:
+    """Each crop's value (at most `set_max`), how sure the network is of it, whether its
+    likeliest value is beyond the set, and how many of the crop's views agree.
 
     The value is the network's reading of the half as cut. How sure: the mean of its
     probability over the half's eight views; where the views disagree the network is guessing
@@ -90,5 +103,6 @@ def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[tuple[int, float,
         as_cut = each[0]
         value = int(np.argmax(as_cut[: set_max + 1]))
         sure = float(each[:, value].mean())
-        out.append((value, sure, int(np.argmax(as_cut)) > set_max))
+        agree = float((each.argmax(axis=1) == value).mean())
+        out.append(Half(value, sure, int(np.argmax(as_cut)) > set_max, agree))
     return out

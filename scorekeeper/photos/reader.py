@@ -85,13 +85,13 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     sizes = [float(cv2.contourArea(f.box)) for f in found]
     typical = float(np.median(sizes)) if sizes else 0.0
     for i, f in enumerate(found):
-        (a, sure_a, _), (b, sure_b, _) = values[2 * i], values[2 * i + 1]
-        confidence = how_sure(sure_a, sure_b, f, sizes[i], typical)
+        first, second = values[2 * i], values[2 * i + 1]
+        confidence = how_sure(first, second, f, sizes[i], typical)
         corners = [(round(float(x) * scale, 1), round(float(y) * scale, 1)) for x, y in f.box]
-        tiles.append(Tile((a, b), round(confidence, 2), corners))
+        tiles.append(Tile((first.value, second.value), round(confidence, 2), corners))
     reading = Reading(tiles, [], round(w * scale), round(h * scale))
     reading.advice = advice(img, found)
-    if any(beyond for _, _, beyond in values):
+    if any(half.beyond for half in values):
         reading.advice.append("beyond")
     return reading
 
@@ -102,14 +102,15 @@ def _log_odds(p: float) -> float:
 
 
 def how_sure(
-    sure_a: float, sure_b: float, found: segment.Found, size: float, typical: float
+    first: net.Half, second: net.Half, found: segment.Found, size: float, typical: float
 ) -> float:
     """How likely the tile is read right, 0-1: a logistic (thresholds.RIGHT_ODDS, fitted on
     generated tuning photos; bench/README.md, "The '?' marks") of what the networks say of its
-    halves (the less sure and the surer, each the mean over the half's eight views) and of its
-    box (the box network's odds, cut out of a bigger shape or not), and of how unlike a tile
-    its box is: its sides away from 1:2, its size away from the photo's typical tile."""
-    less, more = sorted((sure_a, sure_b))
+    halves (the less sure and the surer, each the mean over the half's eight views, and how
+    many views agree on the less agreed half) and of its box (the box network's odds, cut out
+    of a bigger shape or not), and of how unlike the photo's tiles its box is: its sides away
+    from 1:2, its size away from the photo's typical tile."""
+    less, more = sorted((first.sure, second.sure))
     short = float(np.linalg.norm(found.box[1] - found.box[0]))
     long = float(np.linalg.norm(found.box[2] - found.box[1]))
     features = (
@@ -120,6 +121,7 @@ def how_sure(
         float(found.split),
         abs(math.log(max(long, 1.0) / max(short, 1.0) / 2)),
         abs(math.log(max(size, 1.0) / max(typical, 1.0))),
+        min(first.agree, second.agree),
     )
     z = sum(w * x for w, x in zip(RIGHT_ODDS, features, strict=True))
     return 1 / (1 + math.exp(-min(max(z, -30.0), 30.0)))

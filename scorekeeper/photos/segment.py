@@ -1,4 +1,5 @@
-"""Finding the tiles on a photo: what differs from the table, cut into tile-shaped boxes."""
+"""Finding the tiles on a photo: what differs from the table (masks.py), cut into tile-shaped
+boxes and judged (boxnet.py); tiles found by their dividing lines; a close-up that is the frame."""
 
 from __future__ import annotations
 
@@ -8,15 +9,14 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from cv2.typing import MatLike, RotatedRect
+from cv2.typing import RotatedRect
 from numpy.typing import NDArray
 
 from . import boxnet
 from . import thresholds as th
+from .masks import Contour, border_band, distance, edge_regions, foreground, lab, otsu, outlines
 
 Box = NDArray[np.float32]  # four corners (x, y), the long sides first and last
-# An outline as OpenCV's findContours gives it (points as int32 rows).
-Contour = MatLike
 
 
 @dataclass
@@ -26,60 +26,6 @@ class Found:
     box: Box
     split: bool = False  # cut out of a bigger shape, or proposed from its dividing line alone
     odds: float = 1.0  # the box network's odds that the box is one whole tile
-
-
-def lab(img: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """The image in OpenCV's 8-bit Lab, as floats."""
-    return cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
-
-
-def distance(lab_img: NDArray[np.float32], colour: NDArray[np.float32]) -> NDArray[np.float32]:
-    """How far each pixel is from `colour`; chroma counts a little more than lightness."""
-    diff = lab_img - colour
-    diff[..., 1:] *= th.CHROMA_WEIGHT
-    return np.sqrt((diff**2).sum(axis=-1))
-
-
-def otsu(values: NDArray[np.float32]) -> float:
-    """Otsu's threshold of a set of distances (0-255)."""
-    clipped = np.clip(values, 0, 255).astype(np.uint8).reshape(-1, 1)
-    level, _ = cv2.threshold(clipped, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return float(level)
-
-
-def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """A mask of what is not table: the table's colour is the median of the photo's border."""
-    h, w = img.shape[:2]
-    lab_img = lab(np.asarray(cv2.GaussianBlur(img, (0, 0), th.TABLE_BLUR), dtype=np.uint8))
-    band = max(th.BORDER_MIN, min(h, w) // th.BORDER_PARTS)
-    border = np.concatenate(
-        [
-            lab_img[:band].reshape(-1, 3),
-            lab_img[-band:].reshape(-1, 3),
-            lab_img[:, :band].reshape(-1, 3),
-            lab_img[:, -band:].reshape(-1, 3),
-        ]
-    )
-    table = np.median(border, axis=0)
-    dist = distance(lab_img, table)
-    spread = float(np.percentile(distance(border, table), th.TABLE_SPREAD_PERCENTILE))
-    level = max(otsu(dist), th.TABLE_DISTANCE, spread * th.TABLE_SPREAD)
-    mask = (dist > level).astype(np.uint8) * 255
-    side = min(h, w)
-    small = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (th.SPECK, th.SPECK))
-    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, small), dtype=np.uint8)
-    # Close over pips the colour of the table, then fill whatever holes are left.
-    k = max(th.SPECK, side // th.PIP_HOLE_PARTS) | 1
-    mask = np.asarray(
-        cv2.morphologyEx(
-            mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        ),
-        dtype=np.uint8,
-    )
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(mask)
-    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
-    return filled
 
 
 def _upright(rect: RotatedRect) -> Box:
@@ -109,35 +55,6 @@ def _shapes(
             continue
         out.append((_upright(rect), max(rw, rh) / min(rw, rh), rw * rh))
     return out
-
-
-def outlines(mask: NDArray[np.uint8]) -> Sequence[Contour]:
-    """The outer outline of each shape of a mask."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return contours
-
-
-def edge_regions(img: NDArray[np.uint8], sensitivity: float = 1.0) -> Sequence[Contour]:
-    """The outlines of the regions closed by strong edges (a tile on a busy cloth or a towel):
-    each region's outer outline, so the pips and the dividing line inside it do not count.
-    A `sensitivity` below 1 lowers the thresholds (fainter seams close more regions)."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), th.EDGE_BLUR)
-    # Thresholds from how strong the photo's edges are, not how bright it is (white on white).
-    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-    strong = float(np.percentile(cv2.magnitude(gx, gy), th.EDGE_PERCENTILE))
-    low, high = (
-        max(th.EDGE_LOW, th.EDGE_LOW_SHARE * strong),
-        max(th.EDGE_HIGH, th.EDGE_HIGH_SHARE * strong),
-    )
-    edges = cv2.Canny(grey, low * sensitivity, high * sensitivity)
-    edges = cv2.dilate(edges, np.ones((th.SPECK, th.SPECK), np.uint8))
-    regions = cv2.bitwise_not(edges)
-    contours, hierarchy = cv2.findContours(regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return []
-    # Outer outlines only; the dilation ate a pixel or two of each region, which the
-    # straightening's own inset makes up for.
-    return [c for c, link in zip(contours, hierarchy[0], strict=True) if link[3] == -1]
 
 
 def candidates(
@@ -205,11 +122,27 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
         # Measured by the tiles its first bars found, the rest of the photo's bars.
         more += from_bars(img, more)
     tiles_found = kept + more
-    if len(tiles_found) <= th.FRAME_FEW and all(
-        _long_side(f.box) < th.FRAME_SMALL * max(img.shape[:2]) for f in tiles_found
+    if (
+        len(tiles_found) <= th.FRAME_FEW
+        and all(_long_side(f.box) < th.FRAME_SMALL * max(img.shape[:2]) for f in tiles_found)
+        and _like_the_border(img, tiles_found)
     ):
         return frame_tile(img) or tiles_found
     return tiles_found
+
+
+def _like_the_border(img: NDArray[np.uint8], found: list[Found]) -> bool:
+    """Whether each box found has the colour of the photo's border, as a part of a close-up's
+    tile has (the border is the tile's own face there); a tile on a table differs from it."""
+    lab_img = lab(img)
+    table = np.median(border_band(lab_img), axis=0)
+    for f in found:
+        inside = np.zeros(img.shape[:2], np.uint8)
+        cv2.fillConvexPoly(inside, f.box.astype(np.int32), 1)
+        face = lab_img[inside > 0]
+        if not len(face) or float(np.median(distance(face, table))) > th.TABLE_DISTANCE:
+            return False
+    return True
 
 
 def _long_side(box: Box) -> float:
@@ -228,7 +161,17 @@ def frame_tile(img: NDArray[np.uint8]) -> list[Found]:
         box = np.asarray([[0, 0], [x1, 0], [x1, y1], [0, y1]], np.float32)
     else:
         box = np.asarray([[x1, 0], [x1, y1], [0, y1], [0, 0]], np.float32)
-    return [Found(box, split=True, odds=0.5)] if _divided(img, box) else []
+    if not _divided(img, box):
+        return []
+    # The dividing line spans most of the frame's width, near its middle (a row of tiles
+    # across a wide photo shows short lines there, one a tile).
+    centre = np.asarray([w / 2, h / 2], np.float32)
+    spans = any(
+        length >= th.FRAME_LINE * min(h, w)
+        and float(np.linalg.norm(middle - centre)) <= th.FRAME_LINE_OFF * max(h, w)
+        for middle, _along, length, _run in bars(img)
+    )
+    return [Found(box, split=True, odds=0.5)] if spans else []
 
 
 def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:

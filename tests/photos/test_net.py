@@ -30,8 +30,9 @@ def test_each_half_gets_a_value_and_a_probability():
     assert np.allclose(odds.sum(axis=1), 1.0, atol=1e-4)
     assert net.probabilities([]).shape == (0, net.VALUES)
     # A blank face is a blank half, and never more than the set allows.
-    for value, sure, beyond in net.read(crops, set_max=6):
-        assert value == 0 and 0.5 < sure <= 1.0 and not beyond
+    for half in net.read(crops, set_max=6):
+        assert half.value == 0 and 0.5 < half.sure <= 1.0 and not half.beyond
+        assert half.agree == 1.0
 
 
 @pytest.mark.parametrize("face, pips, table", [("white", "black", "dark wood"),
@@ -44,7 +45,7 @@ def test_every_value_of_a_double_twelve_is_read_from_its_drawn_corners(face, pip
     crops = []
     for corners in photo.corners:
         crops.extend(net.halves(img, np.asarray(corners, np.float32) / scale))
-    read = [value for value, _sure, _beyond in net.read(crops, set_max=12)]
+    read = [half.value for half in net.read(crops, set_max=12)]
     assert read == [v for tile in photo.tiles for v in tile]
 
 

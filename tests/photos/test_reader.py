@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scorekeeper.photos import segment
+from scorekeeper.photos import net, segment
 from scorekeeper.photos.decode import NotAnImage, Unreadable
 from scorekeeper.photos.reader import ADVICE, LOW_CONFIDENCE, how_sure, read_photo
 from tests.photos.hostile import cut_png, photo_as, png_header
@@ -195,6 +195,10 @@ def test_the_api_docs_give_the_likelihood_below_which_a_tile_is_marked():
     assert f"below {LOW_CONFIDENCE} the page marks it" in docs
 
 
+def _half(sure: float, agree: float = 1.0) -> net.Half:
+    return net.Half(3, sure, False, agree)
+
+
 def _box(width: float, length: float) -> segment.Found:
     return segment.Found(np.asarray([[0, 0], [width, 0], [width, length], [0, length]], np.float32))
 
@@ -202,14 +206,16 @@ def _box(width: float, length: float) -> segment.Found:
 def test_a_tile_is_marked_when_a_half_is_doubtful_or_its_box_is_unlike_the_photos_tiles():
     tile = _box(100, 200)
     area = 100 * 200
-    sure = how_sure(0.99, 0.99, tile, area, area)
+    sure = how_sure(_half(0.99), _half(0.99), tile, area, area)
     assert sure >= LOW_CONFIDENCE
-    # One half the network doubts: marked.
-    assert how_sure(0.4, 0.99, tile, area, area) < LOW_CONFIDENCE
+    # One half the network doubts, its views split between two values: marked.
+    assert how_sure(_half(0.4, agree=0.5), _half(0.99), tile, area, area) < LOW_CONFIDENCE
     # A box the network doubts is less likely one tile read right.
     doubted = _box(100, 200)
     doubted.odds = 0.55
-    assert how_sure(0.99, 0.99, doubted, area, area) < sure
+    assert how_sure(_half(0.99), _half(0.99), doubted, area, area) < sure
     # Twice the size of the photo's other tiles (two tiles as one, a thing beside them): less
     # likely right than a tile of their size.
-    assert how_sure(0.9, 0.9, _box(141, 282), 2 * area, area) < how_sure(0.9, 0.9, tile, area, area)
+    assert how_sure(_half(0.9), _half(0.9), _box(141, 282), 2 * area, area) < how_sure(
+        _half(0.9), _half(0.9), tile, area, area
+    )

@@ -1,0 +1,106 @@
+"""What on a photo is not table: the masks the segmenter cuts into tile-shaped boxes (segment.py).
+The table's colour is the median of the photo's border; a tile on a busy cloth or a towel is
+closed by strong edges instead."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+from cv2.typing import MatLike
+from numpy.typing import NDArray
+
+from . import thresholds as th
+
+# An outline as OpenCV's findContours gives it (points as int32 rows).
+Contour = MatLike
+
+
+def lab(img: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """The image in OpenCV's 8-bit Lab, as floats."""
+    return cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def distance(lab_img: NDArray[np.float32], colour: NDArray[np.float32]) -> NDArray[np.float32]:
+    """How far each pixel is from `colour`; chroma counts a little more than lightness."""
+    diff = lab_img - colour
+    diff[..., 1:] *= th.CHROMA_WEIGHT
+    return np.sqrt((diff**2).sum(axis=-1))
+
+
+def otsu(values: NDArray[np.float32]) -> float:
+    """Otsu's threshold of a set of distances (0-255)."""
+    clipped = np.clip(values, 0, 255).astype(np.uint8).reshape(-1, 1)
+    level, _ = cv2.threshold(clipped, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(level)
+
+
+def border_band(lab_img: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The pixels of the photo's border band (1/BORDER_PARTS of its short side), as rows."""
+    h, w = lab_img.shape[:2]
+    band = max(th.BORDER_MIN, min(h, w) // th.BORDER_PARTS)
+    return np.concatenate(
+        [
+            lab_img[:band].reshape(-1, 3),
+            lab_img[-band:].reshape(-1, 3),
+            lab_img[:, :band].reshape(-1, 3),
+            lab_img[:, -band:].reshape(-1, 3),
+        ]
+    )
+
+
+def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A mask of what is not table: the table's colour is the median of the photo's border."""
+    h, w = img.shape[:2]
+    lab_img = lab(np.asarray(cv2.GaussianBlur(img, (0, 0), th.TABLE_BLUR), dtype=np.uint8))
+    border = border_band(lab_img)
+    table = np.median(border, axis=0)
+    dist = distance(lab_img, table)
+    spread = float(np.percentile(distance(border, table), th.TABLE_SPREAD_PERCENTILE))
+    level = max(otsu(dist), th.TABLE_DISTANCE, spread * th.TABLE_SPREAD)
+    mask = (dist > level).astype(np.uint8) * 255
+    side = min(h, w)
+    small = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (th.SPECK, th.SPECK))
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, small), dtype=np.uint8)
+    # Close over pips the colour of the table, then fill whatever holes are left.
+    k = max(th.SPECK, side // th.PIP_HOLE_PARTS) | 1
+    mask = np.asarray(
+        cv2.morphologyEx(
+            mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        ),
+        dtype=np.uint8,
+    )
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+    return filled
+
+
+def outlines(mask: NDArray[np.uint8]) -> Sequence[Contour]:
+    """The outer outline of each shape of a mask."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return contours
+
+
+def edge_regions(img: NDArray[np.uint8], sensitivity: float = 1.0) -> Sequence[Contour]:
+    """The outlines of the regions closed by strong edges (a tile on a busy cloth or a towel):
+    each region's outer outline, so the pips and the dividing line inside it do not count.
+    A `sensitivity` below 1 lowers the thresholds (fainter seams close more regions)."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), th.EDGE_BLUR)
+    # Thresholds from how strong the photo's edges are, not how bright it is (white on white).
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    strong = float(np.percentile(cv2.magnitude(gx, gy), th.EDGE_PERCENTILE))
+    low, high = (
+        max(th.EDGE_LOW, th.EDGE_LOW_SHARE * strong),
+        max(th.EDGE_HIGH, th.EDGE_HIGH_SHARE * strong),
+    )
+    edges = cv2.Canny(grey, low * sensitivity, high * sensitivity)
+    edges = cv2.dilate(edges, np.ones((th.SPECK, th.SPECK), np.uint8))
+    regions = cv2.bitwise_not(edges)
+    contours, hierarchy = cv2.findContours(regions, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    # Outer outlines only; the dilation ate a pixel or two of each region, which the
+    # straightening's own inset makes up for.
+    return [c for c, link in zip(contours, hierarchy[0], strict=True) if link[3] == -1]
