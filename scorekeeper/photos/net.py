@@ -78,12 +78,22 @@ class Half(NamedTuple):
     """What the network reads on one half: its value (at most the set's), how sure it is (the
     mean of its probability over the half's eight views), whether its likeliest value is beyond
     the set (a double-12 tile in a double-9 game: the wrong set chosen, or a misread), and the
-    share of the eight views whose likeliest value is the value read."""
+    share of the eight views whose likeliest value is the value read; for a half read beyond
+    the set, how sure the network is of its likeliest value of any set and how many views agree
+    on that (whether it is a tile of another set at all, or no tile)."""
 
     value: int
     sure: float
     beyond: bool
     agree: float
+    sure_any: float = 0.0
+    agree_any: float = 0.0
+
+    def of_any_set(self) -> Half:
+        """The half as read in a game of the biggest set."""
+        if not self.beyond:
+            return self
+        return Half(self.value, self.sure_any, False, self.agree_any, self.sure_any, self.agree_any)
 
 
 def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[Half]:
@@ -104,5 +114,8 @@ def read(crops: list[NDArray[np.uint8]], set_max: int) -> list[Half]:
         value = int(np.argmax(as_cut[: set_max + 1]))
         sure = float(each[:, value].mean())
         agree = float((each.argmax(axis=1) == value).mean())
-        out.append(Half(value, sure, int(np.argmax(as_cut)) > set_max, agree))
+        likeliest = int(np.argmax(as_cut))
+        sure_any = float(each[:, likeliest].mean())
+        agree_any = float((each.argmax(axis=1) == likeliest).mean())
+        out.append(Half(value, sure, likeliest > set_max, agree, sure_any, agree_any))
     return out

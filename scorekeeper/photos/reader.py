@@ -25,6 +25,7 @@ from .thresholds import (
     GLARE_SHARE,
     GLARE_STEP,
     LOW_CONFIDENCE,
+    NOT_A_TILE,
     RIGHT_ODDS,
     WASHED_OUT,
     WASHED_OUT_PERCENTILE,
@@ -84,14 +85,29 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     tiles: list[Tile] = []
     sizes = [float(cv2.contourArea(f.box)) for f in found]
     typical = float(np.median(sizes)) if sizes else 0.0
+    kept: list[segment.Found] = []
+    beyond = False
     for i, f in enumerate(found):
         first, second = values[2 * i], values[2 * i + 1]
         confidence = how_sure(first, second, f, sizes[i], typical)
+        over = first.beyond or second.beyond
+        # Almost surely no tile (a square of a checked cloth, a thing beside the tiles): left
+        # out, as the scorer would leave it; a tile left out is added back on the review screen.
+        # A tile read surely as one of a bigger set than the game's is kept, and the scorer
+        # told of it (a box that is no tile is seldom read surely as anything).
+        if confidence < NOT_A_TILE and not (
+            over
+            and how_sure(first.of_any_set(), second.of_any_set(), f, sizes[i], typical)
+            >= LOW_CONFIDENCE
+        ):
+            continue
+        kept.append(f)
+        beyond = beyond or over
         corners = [(round(float(x) * scale, 1), round(float(y) * scale, 1)) for x, y in f.box]
         tiles.append(Tile((first.value, second.value), round(confidence, 2), corners))
     reading = Reading(tiles, [], round(w * scale), round(h * scale))
-    reading.advice = advice(img, found)
-    if any(half.beyond for half in values):
+    reading.advice = advice(img, kept)
+    if beyond:
         reading.advice.append("beyond")
     return reading
 
