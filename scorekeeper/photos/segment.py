@@ -122,6 +122,7 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
         # Measured by the tiles its first bars found, the rest of the photo's bars.
         more += from_bars(img, more)
     tiles_found = kept + more
+    tiles_found += between(img, tiles_found)
     if (
         len(tiles_found) <= th.FRAME_FEW
         and all(_long_side(f.box) < th.FRAME_SMALL * max(img.shape[:2]) for f in tiles_found)
@@ -227,6 +228,50 @@ def from_bars(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
         if _outlined(strength, box)
     ]
     return choose(ranked)
+
+
+def between(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
+    """A tile missed between two found ones of a row or a column (many pips that hide its
+    seams and its dividing line): where two tiles lie side by side or end to end, alike, one
+    tile's width (or length) apart, the box between them, kept when it overlaps no tile found
+    and the box network judges it one whole tile."""
+    proposals: list[Box] = []
+    for a in kept:
+        short = a.box[1] - a.box[0]
+        long = a.box[2] - a.box[1]
+        for b in kept:
+            gap = b.box.mean(axis=0) - a.box.mean(axis=0)
+            for side in (short, long):
+                size = float(np.linalg.norm(side))
+                if size < 1:
+                    continue
+                along = float(np.dot(gap, side)) / size
+                off = float(np.linalg.norm(gap - along * side / size))
+                if (
+                    th.BETWEEN_SPAN[0] * size <= along <= th.BETWEEN_SPAN[1] * size
+                    and off <= th.BETWEEN_OFF * size
+                    and abs(cv2.contourArea(b.box) / max(cv2.contourArea(a.box), 1.0) - 1)
+                    <= th.BETWEEN_SIZE
+                ):
+                    proposals.append(np.asarray(a.box + gap / 2, np.float32))
+    areas = [float(cv2.contourArea(k.box)) for k in kept]
+    proposals = [
+        box
+        for box in proposals
+        if not any(
+            _overlap(box, k.box) > th.BAR_OVERLAP * a for k, a in zip(kept, areas, strict=True)
+        )
+    ]
+    if not proposals:
+        return []
+    odds = boxnet.tile_odds(img, proposals)
+    return choose(
+        [
+            (-float(p), Found(box, split=True, odds=float(p)))
+            for box, p in zip(proposals, odds, strict=True)
+            if p >= th.KEEP_BETWEEN
+        ]
+    )
 
 
 def _gradient(img: NDArray[np.uint8]) -> NDArray[np.float32]:

@@ -184,6 +184,13 @@ RIGHT_ODDS = (-6.399, 0.937, 0.231, 0.608, 0.485, 5.724, -0.252, 2.227)
 # Below this a tile is marked "?" for the scorer to check: the highest likelihood of a right
 # reading that still marks 97% of the tuning sets' misread tiles.
 LOW_CONFIDENCE = 0.85
+# A tile between two found ones (segment.between): their centres this many of the first one's
+# widths (or lengths) apart, at most BETWEEN_OFF of it aside, their areas within BETWEEN_SIZE
+# of each other; the box between kept when the box network gives it KEEP_BETWEEN.
+BETWEEN_SPAN = (1.75, 2.3)
+BETWEEN_OFF = 0.3
+BETWEEN_SIZE = 0.3
+KEEP_BETWEEN = 0.5
 # Below this a box is left out of the reading: what the networks and its shape say of it make
 # it almost surely no tile (a square of a checked cloth, a floor's grout, a box beside the
 # tiles). On the tuning sets the boxes under 0.02 were 109, 2 of them tiles read right, and
