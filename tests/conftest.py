@@ -105,7 +105,9 @@ def app(app_config: dict[str, object], migrated_database: Path, tmp_path: Path) 
     copied = app_config.get("SQLALCHEMY_DATABASE_URI") == f"sqlite:///{own_file}"
     if copied:
         shutil.copyfile(migrated_database, own_file)
-    app = create_app(app_config)
+    # Its own instance folder: the photo lane's places (lock files) are not shared with the
+    # other test process, whose photo reads would fill them and turn a read here into a 503.
+    app = create_app(app_config, instance_path=str(tmp_path / "instance"))
     app.jinja_env.bytecode_cache = TEMPLATE_CACHE
     if not copied:
         with app.app_context():

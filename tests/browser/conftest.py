@@ -56,7 +56,9 @@ def migrated_app(db_file: Path, **config: object) -> Flask:
             # Its charts beside its database, not in the checkout's instance/ folder.
             "CHART_CACHE_DIR": str(db_file.parent / "charts"),
             **config,
-        }
+        },
+        # Its own photo lane (lock files), apart from the other test process's.
+        instance_path=str(db_file.parent / "instance"),
     )
     with app.app_context():
         flask_migrate.upgrade()
