@@ -21,6 +21,7 @@ from .thresholds import (
     CUT_EDGE,
     DARK,
     DARK_PERCENTILE,
+    DOUBTFUL_HALF,
     GLARE_BLOB,
     GLARE_SHARE,
     GLARE_STEP,
@@ -125,7 +126,7 @@ def how_sure(
     halves (the less sure and the surer, each the mean over the half's eight views, and how
     many views agree on the less agreed half) and of its box (the box network's odds, cut out
     of a bigger shape or not), and of how unlike the photo's tiles its box is: its sides away
-    from 1:2, its size away from the photo's typical tile."""
+    from 1:2, its size away from the photo's typical tile. A half the network doubts caps it."""
     less, more = sorted((first.sure, second.sure))
     short = float(np.linalg.norm(found.box[1] - found.box[0]))
     long = float(np.linalg.norm(found.box[2] - found.box[1]))
@@ -140,7 +141,9 @@ def how_sure(
         min(first.agree, second.agree),
     )
     z = sum(w * x for w, x in zip(RIGHT_ODDS, features, strict=True))
-    return 1 / (1 + math.exp(-min(max(z, -30.0), 30.0)))
+    likely = 1 / (1 + math.exp(-min(max(z, -30.0), 30.0)))
+    # A doubtful half: the tile is no likelier right than that half (thresholds.DOUBTFUL_HALF).
+    return min(likely, less) if less < DOUBTFUL_HALF else likely
 
 
 def load_models() -> None:
