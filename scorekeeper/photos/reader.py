@@ -4,6 +4,7 @@ total, and advice when the photo is poor. Pure: bytes in, a Reading out, nothing
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ from .thresholds import (
     LOW_CONFIDENCE,
     NOT_A_TILE,
     RIGHT_ODDS,
+    TWICE,
     WASHED_OUT,
     WASHED_OUT_PERCENTILE,
 )
@@ -106,6 +108,11 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
         beyond = beyond or over
         corners = [(round(float(x) * scale, 1), round(float(y) * scale, 1)) for x, y in f.box]
         tiles.append(Tile((first.value, second.value), round(confidence, 2), corners))
+    # A set has one of each tile: two read alike are at most one right (thresholds.TWICE).
+    read_as = Counter(tuple(sorted(t.pips)) for t in tiles)
+    for t in tiles:
+        if read_as[tuple(sorted(t.pips))] > 1:
+            t.confidence = min(t.confidence, TWICE)
     reading = Reading(tiles, [], round(w * scale), round(h * scale))
     reading.advice = advice(img, kept)
     if beyond:

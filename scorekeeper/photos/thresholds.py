@@ -185,13 +185,16 @@ RIGHT_ODDS = (-6.126, 0.52, -0.058, 0.612, -0.059, 2.48, -0.164, 3.445)
 # A half the network is less sure of than this caps the tile's likelihood at that: the
 # logistic, linear in its terms, trusts the views' agreement over a doubtful half, where on
 # the tuning photos a tile whose less sure half was read 0.5-0.6 sure was right 62% of the
-# time. With the cap "?" marks 95.3% of the every-kind tuning photos' misread tiles (88.9% with
-# the logistic alone at the same 0.85) for 17.9% of their right ones (12.1%).
-DOUBTFUL_HALF = 0.7
-# Below this a tile is marked "?" for the scorer to check: with DOUBTFUL_HALF, the pair that
-# marks at least 95% of the every-kind tuning photos' misread tiles (those left after
-# NOT_A_TILE) for the fewest right ones.
-LOW_CONFIDENCE = 0.85
+# time.
+DOUBTFUL_HALF = 0.6
+# Two tiles read alike: a set has one of each, so at most one is right, and each is given at
+# most this likelihood.
+TWICE = 0.5
+# Below this a tile is marked "?" for the scorer to check. With DOUBTFUL_HALF and TWICE, "?"
+# marks 97.4% of the 400 every-kind tuning photos' misread tiles (those left after NOT_A_TILE)
+# for 13.9% of their right ones; the logistic alone at 0.8: 92.1% for 10.6%, at 0.85 with a
+# doubtful half under 0.7 but no TWICE: 95.3% for 17.9%.
+LOW_CONFIDENCE = 0.8
 # A tile between two found ones (segment.between): their centres this many of the first one's
 # widths (or lengths) apart, at most BETWEEN_OFF of it aside, their areas within BETWEEN_SIZE
 # of each other; the box between kept when the box network gives it KEEP_BETWEEN.

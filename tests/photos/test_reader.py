@@ -229,3 +229,15 @@ def test_squares_of_a_busy_cloth_are_left_out_and_the_hand_counted(seed):
     reading = read_photo(photo.jpeg, set_max)
     assert len(reading.tiles) == len(photo.tiles)
     assert reading.total == sum(a + b for a, b in photo.tiles)
+
+
+def test_two_tiles_read_alike_are_both_marked_for_the_scorer():
+    # A set has one 6|4: two tiles read 6|4 cannot both be right (here the photo does show two,
+    # as two sets mixed would; the scorer looks).
+    tiles = [(6, 4), (4, 6), (3, 3)]
+    photo = make_photo(3, tiles=tiles, arrangement="scattered", set_max="12", look="plain",
+                       face="white", pips="black", table="dark wood")  # fmt: skip
+    reading = read_photo(photo.jpeg, set_max=12)
+    assert pairs(t.pips for t in reading.tiles) == pairs(tiles)
+    marked = {tuple(sorted(t.pips)): t.low_confidence for t in reading.tiles}
+    assert marked == {(4, 6): True, (3, 3): False}
