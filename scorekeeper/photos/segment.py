@@ -235,11 +235,12 @@ def between(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
     seams and its dividing line): where two tiles lie side by side or end to end, alike, one
     tile's width (or length) apart, the box between them, kept when it overlaps no tile found
     and the box network judges it one whole tile."""
+    areas = [float(cv2.contourArea(k.box)) for k in kept]
     proposals: list[Box] = []
-    for a in kept:
+    for a, area_a in zip(kept, areas, strict=True):
         short = a.box[1] - a.box[0]
         long = a.box[2] - a.box[1]
-        for b in kept:
+        for b, area_b in zip(kept, areas, strict=True):
             gap = b.box.mean(axis=0) - a.box.mean(axis=0)
             for side in (short, long):
                 size = float(np.linalg.norm(side))
@@ -250,11 +251,9 @@ def between(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
                 if (
                     th.BETWEEN_SPAN[0] * size <= along <= th.BETWEEN_SPAN[1] * size
                     and off <= th.BETWEEN_OFF * size
-                    and abs(cv2.contourArea(b.box) / max(cv2.contourArea(a.box), 1.0) - 1)
-                    <= th.BETWEEN_SIZE
+                    and abs(area_b / max(area_a, 1.0) - 1) <= th.BETWEEN_SIZE
                 ):
                     proposals.append(np.asarray(a.box + gap / 2, np.float32))
-    areas = [float(cv2.contourArea(k.box)) for k in kept]
     proposals = [
         box
         for box in proposals
