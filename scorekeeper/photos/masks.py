@@ -50,14 +50,39 @@ def border_band(lab_img: NDArray[np.float32]) -> NDArray[np.float32]:
     )
 
 
+def table_colours(border: NDArray[np.float32]) -> list[NDArray[np.float32]]:
+    """The table's colours: the border's median, and the main colours of a table of two or more
+    (checks, tiles and grout, planks), each at least TABLE_COLOUR_SHARE of the border."""
+    colours = [np.median(border, axis=0)]
+    sample = np.ascontiguousarray(border[:: max(1, len(border) // th.TABLE_SAMPLE)], np.float32)
+    if len(sample) < th.TABLE_COLOURS:
+        return colours
+    # Started from the border's darkest, middle and lightest thirds, so that a photo is read
+    # alike whatever was read before it (OpenCV's own seeding draws from a shared generator).
+    ranks = np.argsort(np.argsort(sample[:, 0], kind="stable"), kind="stable")
+    start = (ranks * th.TABLE_COLOURS // len(sample)).astype(np.int32).reshape(-1, 1)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+    _, found, centres = cv2.kmeans(
+        sample, th.TABLE_COLOURS, start, criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS
+    )
+    shares = np.bincount(np.asarray(found).ravel(), minlength=th.TABLE_COLOURS) / len(sample)
+    colours += [
+        c
+        for c, share in zip(np.asarray(centres), shares, strict=True)
+        if share >= th.TABLE_COLOUR_SHARE
+    ]
+    return colours
+
+
 def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """A mask of what is not table: the table's colour is the median of the photo's border."""
     h, w = img.shape[:2]
     lab_img = lab(np.asarray(cv2.GaussianBlur(img, (0, 0), th.TABLE_BLUR), dtype=np.uint8))
     border = border_band(lab_img)
-    table = np.median(border, axis=0)
-    dist = distance(lab_img, table)
-    spread = float(np.percentile(distance(border, table), th.TABLE_SPREAD_PERCENTILE))
+    colours = table_colours(border)
+    dist = np.min([distance(lab_img, c) for c in colours], axis=0)
+    near = np.min([distance(border, c) for c in colours], axis=0)
+    spread = float(np.percentile(near, th.TABLE_SPREAD_PERCENTILE))
     level = max(otsu(dist), th.TABLE_DISTANCE, spread * th.TABLE_SPREAD)
     mask = (dist > level).astype(np.uint8) * 255
     side = min(h, w)

@@ -84,11 +84,41 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     img, scale = decode(data)
     h, w = img.shape[:2]
     found = segment.tiles(img)
+    kept, tiles, beyond = _judged(img, found, set_max, scale)
+    if len(kept) < len(found):
+        # What the segmenter measured the photo by was partly no tile (a checked cloth's
+        # squares): the dividing lines and gaps looked at again, measured by the tiles kept.
+        more = segment.beside(img, kept)
+        kept_more, tiles_more, beyond_more = _judged(img, more, set_max, scale, kept)
+        kept, tiles, beyond = kept + kept_more, tiles + tiles_more, beyond or beyond_more
+    # A set has one of each tile: two read alike are at most one right (thresholds.TWICE).
+    read_as = Counter(tuple(sorted(t.pips)) for t in tiles)
+    for t in tiles:
+        if read_as[tuple(sorted(t.pips))] > 1:
+            t.confidence = min(t.confidence, TWICE)
+    reading = Reading(tiles, [], round(w * scale), round(h * scale))
+    reading.advice = advice(img, kept)
+    if beyond:
+        reading.advice.append("beyond")
+    return reading
+
+
+def _judged(
+    img: NDArray[np.uint8],
+    found: list[segment.Found],
+    set_max: int,
+    scale: float,
+    beside: list[segment.Found] | None = None,
+) -> tuple[list[segment.Found], list[Tile], bool]:
+    """The boxes found read, and those almost surely no tile left out: the boxes kept, their
+    tiles, and whether any shows more pips than the set allows. `beside`: tiles already kept,
+    which the photo's typical tile is measured with."""
     values = net.read([half for f in found for half in net.halves(img, f.box)], set_max)
-    tiles: list[Tile] = []
     sizes = [float(cv2.contourArea(f.box)) for f in found]
-    typical = float(np.median(sizes)) if sizes else 0.0
+    every = sizes + [float(cv2.contourArea(f.box)) for f in beside or []]
+    typical = float(np.median(every)) if every else 0.0
     kept: list[segment.Found] = []
+    tiles: list[Tile] = []
     beyond = False
     for i, f in enumerate(found):
         first, second = values[2 * i], values[2 * i + 1]
@@ -108,16 +138,7 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
         beyond = beyond or over
         corners = [(round(float(x) * scale, 1), round(float(y) * scale, 1)) for x, y in f.box]
         tiles.append(Tile((first.value, second.value), round(confidence, 2), corners))
-    # A set has one of each tile: two read alike are at most one right (thresholds.TWICE).
-    read_as = Counter(tuple(sorted(t.pips)) for t in tiles)
-    for t in tiles:
-        if read_as[tuple(sorted(t.pips))] > 1:
-            t.confidence = min(t.confidence, TWICE)
-    reading = Reading(tiles, [], round(w * scale), round(h * scale))
-    reading.advice = advice(img, kept)
-    if beyond:
-        reading.advice.append("beyond")
-    return reading
+    return kept, tiles, beyond
 
 
 def _log_odds(p: float) -> float:

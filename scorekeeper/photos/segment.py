@@ -117,12 +117,7 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
         key=lambda c: c[0],
     )
     kept = choose(ranked)
-    more = from_bars(img, kept)
-    if more and not kept:
-        # Measured by the tiles its first bars found, the rest of the photo's bars.
-        more += from_bars(img, more)
-    tiles_found = kept + more
-    tiles_found += between(img, tiles_found)
+    tiles_found = kept + beside(img, kept)
     if (
         len(tiles_found) <= th.FRAME_FEW
         and all(_long_side(f.box) < th.FRAME_SMALL * max(img.shape[:2]) for f in tiles_found)
@@ -130,6 +125,16 @@ def tiles(img: NDArray[np.uint8]) -> list[Found]:
     ):
         return frame_tile(img) or tiles_found
     return tiles_found
+
+
+def beside(img: NDArray[np.uint8], kept: list[Found]) -> list[Found]:
+    """The tiles no mask outlined, found by the tiles `kept` (measured by them, none over them):
+    by their dividing lines, then between two tiles a tile apart."""
+    more = from_bars(img, kept)
+    if more and not kept:
+        # Measured by the tiles its first bars found, the rest of the photo's bars.
+        more += from_bars(img, more)
+    return more + between(img, kept + more)
 
 
 def _like_the_border(img: NDArray[np.uint8], found: list[Found]) -> bool:

@@ -64,6 +64,11 @@ TABLE_DISTANCE = 22.0
 # ... and TABLE_SPREAD times as far as most of the border itself is (a busy cloth varies).
 TABLE_SPREAD = 1.6
 TABLE_SPREAD_PERCENTILE = 90
+# A table of more than one colour: the border's TABLE_COLOURS main colours (k-means on at most
+# TABLE_SAMPLE of its pixels), each of at least TABLE_COLOUR_SHARE of it, are table too.
+TABLE_COLOURS = 3
+TABLE_SAMPLE = 4000
+TABLE_COLOUR_SHARE = 0.15
 # Specks this small (px) are opened away; masks and edges are thickened by as much.
 SPECK = 3
 # Pips the table's colour are closed over with a disc of 1/PIP_HOLE_PARTS of the short side.

@@ -12,6 +12,7 @@ from PIL import Image
 from scorekeeper.photos import net, segment
 from scorekeeper.photos.decode import NotAnImage, Unreadable
 from scorekeeper.photos.reader import ADVICE, LOW_CONFIDENCE, how_sure, read_photo
+from tests.photos.boxes import iou
 from tests.photos.hostile import cut_png, photo_as, png_header
 from training.synthetic import draw_look, empty_table, make_photo, pip_layout
 
@@ -241,3 +242,16 @@ def test_two_tiles_read_alike_are_both_marked_for_the_scorer():
     assert pairs(t.pips for t in reading.tiles) == pairs(tiles)
     marked = {tuple(sorted(t.pips)): t.low_confidence for t in reading.tiles}
     assert marked == {(4, 6): True, (3, 3): False}
+
+
+@pytest.mark.parametrize("seed", [90200, 90372])
+def test_tiles_on_a_checked_cloth_whose_squares_were_taken_for_tiles_are_found(seed):
+    # Tuning photos on a checked cloth: the segmenter took pairs of its squares for tiles and
+    # measured the photo by them, so the real tiles' dividing lines looked three times too
+    # long. Once the squares are left out the lines are looked at again, measured by nothing.
+    photo = make_photo(seed, every=True, unseen=True)
+    reading = read_photo(photo.jpeg, int(photo.kind.split()[0][1:]))
+    assert len(reading.tiles) == len(photo.tiles)
+    for corners in photo.corners:
+        truth = np.asarray(corners, np.float32)
+        assert max(iou(np.asarray(t.corners), truth) for t in reading.tiles) > 0.6

@@ -10,13 +10,8 @@ import pytest
 from scorekeeper.photos import segment
 from scorekeeper.photos.decode import decode
 from scorekeeper.photos.reader import read_photo
+from tests.photos.boxes import iou
 from training.synthetic import empty_table, make_photo
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    shared, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32))
-    return float(shared) / (float(union) - float(shared))
 
 
 @pytest.mark.parametrize(
@@ -41,7 +36,7 @@ def test_a_tile_no_mask_outlined_is_found_by_its_dividing_line(face, pips, textu
         rest = [f for f in found if f is not missed]
         again = segment.from_bars(img, rest)
         assert len(again) == 1
-        assert _iou(again[0].box, missed.box) > 0.6
+        assert iou(again[0].box, missed.box) > 0.6
         assert again[0].split  # a guessed box: its confidence is lowered for the scorer
 
 
@@ -95,7 +90,7 @@ def test_a_close_up_past_the_frame_is_one_tile_the_frame_itself(seed):
     found = segment.tiles(img)
     assert len(found) == 1
     frame = np.asarray([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    assert _iou(found[0].box, frame) > 0.95
+    assert iou(found[0].box, frame) > 0.95
 
 
 def test_a_small_tile_on_a_wide_photo_is_not_taken_for_a_close_up():
@@ -122,7 +117,7 @@ def test_a_tile_crowded_with_pips_between_two_of_a_row_is_found(seed):
     found = segment.tiles(img)
     assert len(found) == len(photo.tiles)
     crowded = np.asarray(photo.corners[photo.tiles.index((10, 12))], np.float32) / scale
-    assert max(_iou(f.box, crowded) for f in found) > 0.6
+    assert max(iou(f.box, crowded) for f in found) > 0.6
 
 
 def test_the_table_between_two_tiles_a_tile_apart_is_no_tile():
