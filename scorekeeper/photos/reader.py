@@ -28,6 +28,7 @@ from .thresholds import (
     GLARE_STEP,
     LOW_CONFIDENCE,
     NOT_A_TILE,
+    REPEATED,
     RIGHT_ODDS,
     TWICE,
     WASHED_OUT,
@@ -117,9 +118,7 @@ def _judged(
     sizes = [float(cv2.contourArea(f.box)) for f in found]
     every = sizes + [float(cv2.contourArea(f.box)) for f in beside or []]
     typical = float(np.median(every)) if every else 0.0
-    kept: list[segment.Found] = []
-    tiles: list[Tile] = []
-    beyond = False
+    judged = []
     for i, f in enumerate(found):
         first, second = values[2 * i], values[2 * i + 1]
         confidence = how_sure(first, second, f, sizes[i], typical)
@@ -134,10 +133,20 @@ def _judged(
             >= LOW_CONFIDENCE
         ):
             continue
+        judged.append((f, (first.value, second.value), confidence, over))
+    # A set holds one of each tile: many boxes read alike are a pattern of the table (a checked
+    # cloth's squares read as its fullest double), not tiles (thresholds.REPEATED).
+    read_as = Counter(tuple(sorted(pips)) for _f, pips, _c, _o in judged)
+    kept: list[segment.Found] = []
+    tiles: list[Tile] = []
+    beyond = False
+    for f, pips, confidence, over in judged:
+        if read_as[tuple(sorted(pips))] >= REPEATED:
+            continue
         kept.append(f)
         beyond = beyond or over
         corners = [(round(float(x) * scale, 1), round(float(y) * scale, 1)) for x, y in f.box]
-        tiles.append(Tile((first.value, second.value), round(confidence, 2), corners))
+        tiles.append(Tile(pips, round(confidence, 2), corners))
     return kept, tiles, beyond
 
 
