@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from .boxes import Box
 from .models import PIPS, run
-from .segment import Box
 
 MODEL = PIPS.path
 # A half is read as a CROP x CROP colour square.

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from scorekeeper.core.problems import N_
 
-from . import models, net, segment
+from . import around, boxes, models, net, segment
 from .decode import decode
 from .thresholds import (
     BLOWN,
@@ -89,7 +89,7 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
     if len(kept) < len(found):
         # What the segmenter measured the photo by was partly no tile (a checked cloth's
         # squares): the dividing lines and gaps looked at again, measured by the tiles kept.
-        more = segment.beside(img, kept)
+        more = around.beside(img, kept)
         kept_more, tiles_more, beyond_more = _judged(img, more, set_max, scale, kept)
         kept, tiles, beyond = kept + kept_more, tiles + tiles_more, beyond or beyond_more
     # A set has one of each tile: two read alike are at most one right (thresholds.TWICE).
@@ -106,11 +106,11 @@ def read_photo(data: bytes, set_max: int = 12) -> Reading:
 
 def _judged(
     img: NDArray[np.uint8],
-    found: list[segment.Found],
+    found: list[boxes.Found],
     set_max: int,
     scale: float,
-    beside: list[segment.Found] | None = None,
-) -> tuple[list[segment.Found], list[Tile], bool]:
+    beside: list[boxes.Found] | None = None,
+) -> tuple[list[boxes.Found], list[Tile], bool]:
     """The boxes found read, and those almost surely no tile left out: the boxes kept, their
     tiles, and whether any shows more pips than the set allows. `beside`: tiles already kept,
     which the photo's typical tile is measured with."""
@@ -137,7 +137,7 @@ def _judged(
     # A set holds one of each tile: many boxes read alike are a pattern of the table (a checked
     # cloth's squares read as its fullest double), not tiles (thresholds.REPEATED).
     read_as = Counter(tuple(sorted(pips)) for _f, pips, _c, _o in judged)
-    kept: list[segment.Found] = []
+    kept: list[boxes.Found] = []
     tiles: list[Tile] = []
     beyond = False
     for f, pips, confidence, over in judged:
@@ -156,7 +156,7 @@ def _log_odds(p: float) -> float:
 
 
 def how_sure(
-    first: net.Half, second: net.Half, found: segment.Found, size: float, typical: float
+    first: net.Half, second: net.Half, found: boxes.Found, size: float, typical: float
 ) -> float:
     """How likely the tile is read right, 0-1: a logistic (thresholds.RIGHT_ODDS, fitted on
     generated tuning photos; bench/README.md, "The '?' marks") of what the networks say of its
@@ -190,7 +190,7 @@ def load_models() -> None:
         models.session(spec)
 
 
-def advice(img: NDArray[np.uint8], found: list[segment.Found]) -> list[str]:
+def advice(img: NDArray[np.uint8], found: list[boxes.Found]) -> list[str]:
     """What is wrong with the photo, if anything (codes of ADVICE)."""
     h, w = img.shape[:2]
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -217,7 +217,7 @@ def advice(img: NDArray[np.uint8], found: list[segment.Found]) -> list[str]:
     return out
 
 
-def _glare(img: NDArray[np.uint8], grey: NDArray[Any], found: list[segment.Found]) -> int:
+def _glare(img: NDArray[np.uint8], grey: NDArray[Any], found: list[boxes.Found]) -> int:
     """How many pixels of the tiles are glare: blown-out blobs brighter than their tile's face,
     or whole tiles blown out with their pips washed away."""
     blown = (img.min(axis=2) >= BLOWN).astype(np.uint8)

@@ -200,13 +200,17 @@ TWICE = 0.5
 # for 13.9% of their right ones; the logistic alone at 0.8: 92.1% for 10.6%, at 0.85 with a
 # doubtful half under 0.7 but no TWICE: 95.3% for 17.9%.
 LOW_CONFIDENCE = 0.8
-# A tile between two found ones (segment.between): their centres this many of the first one's
+# A tile between two found ones (around.between): their centres this many of the first one's
 # widths (or lengths) apart, at most BETWEEN_OFF of it aside, their areas within BETWEEN_SIZE
 # of each other; the box between kept when the box network gives it KEEP_BETWEEN.
 BETWEEN_SPAN = (1.75, 2.3)
 BETWEEN_OFF = 0.3
 BETWEEN_SIZE = 0.3
 KEEP_BETWEEN = 0.5
+# A tile next to a found one (a tile's width or length beside it, over no tile found) is kept
+# at these odds; NEXT_ROUNDS times, each round next to the last's.
+KEEP_NEXT = 0.8
+NEXT_ROUNDS = 3
 # Below this a box is left out of the reading: what the networks and its shape say of it make
 # it almost surely no tile (a square of a checked cloth, a floor's grout, a box beside the
 # tiles). On the 400 every-kind tuning photos the boxes under 0.02 were 353, 3 of them tiles

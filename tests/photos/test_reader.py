@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scorekeeper.photos import net, segment
+from scorekeeper.photos import net
+from scorekeeper.photos.boxes import Found
 from scorekeeper.photos.decode import NotAnImage, Unreadable
 from scorekeeper.photos.reader import ADVICE, LOW_CONFIDENCE, how_sure, read_photo
 from tests.photos.boxes import iou
@@ -200,8 +201,8 @@ def _half(sure: float, agree: float = 1.0) -> net.Half:
     return net.Half(3, sure, False, agree)
 
 
-def _box(width: float, length: float) -> segment.Found:
-    return segment.Found(np.asarray([[0, 0], [width, 0], [width, length], [0, length]], np.float32))
+def _box(width: float, length: float) -> Found:
+    return Found(np.asarray([[0, 0], [width, 0], [width, length], [0, length]], np.float32))
 
 
 def test_a_tile_is_marked_when_a_half_is_doubtful_and_less_likely_when_its_box_is():
