@@ -136,7 +136,9 @@ def _judged(
         judged.append((f, (first.value, second.value), confidence, over))
     # A set holds one of each tile: many boxes read alike are a pattern of the table (a checked
     # cloth's squares read as its fullest double), not tiles (thresholds.REPEATED).
-    read_as = Counter(tuple(sorted(pips)) for _f, pips, _c, _o in judged)
+    read_as = Counter(
+        tuple(sorted((values[2 * i].value, values[2 * i + 1].value))) for i in range(len(found))
+    )
     kept: list[boxes.Found] = []
     tiles: list[Tile] = []
     beyond = False
