@@ -24,9 +24,22 @@ def lab(img: NDArray[np.uint8]) -> NDArray[np.float32]:
 
 def distance(lab_img: NDArray[np.float32], colour: NDArray[np.float32]) -> NDArray[np.float32]:
     """How far each pixel is from `colour`; chroma counts a little more than lightness."""
-    diff = lab_img - colour
-    diff[..., 1:] *= th.CHROMA_WEIGHT
-    return np.sqrt((diff**2).sum(axis=-1))
+    return nearest(lab_img, [colour])
+
+
+def nearest(
+    lab_img: NDArray[np.float32], colours: list[NDArray[np.float32]]
+) -> NDArray[np.float32]:
+    """How far each pixel is from the nearest of `colours`, as `distance` measures it."""
+    weights = np.asarray([1.0, th.CHROMA_WEIGHT, th.CHROMA_WEIGHT], np.float32)
+    weighted = lab_img * weights
+    squared: NDArray[np.float32] | None = None
+    for colour in colours:
+        diff = weighted - np.asarray(colour, np.float32) * weights
+        d2 = np.einsum("...k,...k->...", diff, diff)
+        squared = d2 if squared is None else np.minimum(squared, d2)
+    assert squared is not None
+    return np.sqrt(squared)
 
 
 def otsu(values: NDArray[np.float32]) -> float:
@@ -80,8 +93,8 @@ def foreground(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
     lab_img = lab(np.asarray(cv2.GaussianBlur(img, (0, 0), th.TABLE_BLUR), dtype=np.uint8))
     border = border_band(lab_img)
     colours = table_colours(border)
-    dist = np.min([distance(lab_img, c) for c in colours], axis=0)
-    near = np.min([distance(border, c) for c in colours], axis=0)
+    dist = nearest(lab_img, colours)
+    near = nearest(border, colours)
     spread = float(np.percentile(near, th.TABLE_SPREAD_PERCENTILE))
     level = max(otsu(dist), th.TABLE_DISTANCE, spread * th.TABLE_SPREAD)
     mask = (dist > level).astype(np.uint8) * 255
