@@ -37,7 +37,7 @@ class ModelSpec:
 
 
 # Reads a half of a tile, cut square: how many pips it shows, 0 to 18 (a double-18 set).
-PIPS = ModelSpec("pips", "pips.onnx", "crops", height=40, width=40, labels=19, version=4)
+PIPS = ModelSpec("pips", "pips.onnx", "crops", height=40, width=40, labels=19, version=3)
 # Judges a candidate box, widened and straightened long side down: one whole tile, or not.
 TILES = ModelSpec("tiles", "tiles.onnx", "boxes", height=64, width=32, labels=1, version=1)
 SPECS = {spec.name: spec for spec in (PIPS, TILES)}
