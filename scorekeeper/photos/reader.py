@@ -109,22 +109,23 @@ def _judged(
     found: list[boxes.Found],
     set_max: int,
     scale: float,
-    beside: list[boxes.Found] | None = None,
+    kept_before: list[boxes.Found] | None = None,
 ) -> tuple[list[boxes.Found], list[Tile], bool]:
-    """The boxes found read, and those almost surely no tile left out: the boxes kept, their
-    tiles, and whether any shows more pips than the set allows. `beside`: tiles already kept,
-    which the photo's typical tile is measured with."""
+    """The boxes found read, and those unlikely a tile read right left out (thresholds
+    NOT_A_TILE, REPEATED): the boxes kept, their tiles, and whether any shows more pips than
+    the set allows. `kept_before`: tiles already kept, which the photo's typical tile is
+    measured with too."""
     values = net.read([half for f in found for half in net.halves(img, f.box)], set_max)
     sizes = [float(cv2.contourArea(f.box)) for f in found]
-    every = sizes + [float(cv2.contourArea(f.box)) for f in beside or []]
+    every = sizes + [float(cv2.contourArea(f.box)) for f in kept_before or []]
     typical = float(np.median(every)) if every else 0.0
     judged = []
     for i, f in enumerate(found):
         first, second = values[2 * i], values[2 * i + 1]
         confidence = how_sure(first, second, f, sizes[i], typical)
         over = first.beyond or second.beyond
-        # Almost surely no tile (a square of a checked cloth, a thing beside the tiles): left
-        # out, as the scorer would leave it; a tile left out is added back on the review screen.
+        # Unlikely a tile read right (a square of a checked cloth, a thing beside the tiles, a
+        # tile read too doubtfully to count): left out; the review screen adds a tile back.
         # A tile read surely as one of a bigger set than the game's is kept, and the scorer
         # told of it (a box that is no tile is seldom read surely as anything).
         if confidence < NOT_A_TILE and not (
