@@ -153,9 +153,9 @@ bench-photos: $(STAMP)
 # synthetic photos, half of them on busy tables (training/tiles_data.py), and a small CNN
 # # trained on them (training/tiles_train.py). No real photo is used, and no photo of the
 # held-out sets (bench/photos.py: its seeds and its tables, textures.HELD_OUT). About 1.5 hours
-# of 2 quiet cores at the lowest priority (the halves ~25 min, the pip network's 20 epochs ~40
-# min at ~2 min an epoch, the box network's data and training the rest). Each model's
-# declaration (input, crop, labels, version) is scorekeeper/photos/models.py; the exported file carries the commit, seed and data hash it
+# of 2 quiet cores at the lowest priority (the halves ~25 min, the pip network's 16 epochs ~35
+# min at ~2 min an epoch, the box network's data and training the rest). Each model's declaration (input, crop, labels, version) is
+# scorekeeper/photos/models.py; the exported file carries the commit, seed and data hash it
 # was made from (training/spec.py).
 TRAIN_VENV := .venv-train
 .PHONY: train-photos

@@ -126,7 +126,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("data", type=Path, nargs="+")
-    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--epochs", type=int, default=16)
     parser.add_argument("--batch", type=int, default=128)
     args = parser.parse_args()
     torch.manual_seed(SEED)
